@@ -1,0 +1,47 @@
+# cluedo-lab: two commands do all the set-up (see README.md).
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+PORT   ?= 8888
+
+.PHONY: lab test unit notebooks lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamp files so re-running only reinstalls when pyproject.toml changes.
+$(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[lab]'
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.lab-installed
+
+## make lab: install the kit with its notebook front end and open JupyterLab (Ctrl-C twice stops it).
+lab: $(VENV)/.lab-installed
+	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT) \
+		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
+
+## make test: install the test extras and run unit tests, lint and every notebook under nbval.
+test: $(VENV)/.test-installed
+	$(BIN)/ruff check cluedo_lab tests benchmarks
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests notebooks \
+		--nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
+
+unit: $(VENV)/.test-installed
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests
+
+notebooks: $(VENV)/.test-installed
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest notebooks --nbval --nbval-current-env \
+		--nbval-sanitize-with notebooks/nbval_sanitize.cfg
+
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check cluedo_lab tests benchmarks
+
+bench: $(VENV)/.test-installed
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

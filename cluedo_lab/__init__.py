@@ -1,0 +1,1 @@
+"""cluedo-lab: an exact teaching kit for Cluedo and Clue."""

@@ -1,0 +1,106 @@
+"""A seeded deal: the envelope, face-down piles, hands and face-up spares.
+
+The deal follows the rule books' order of play: one card per category (as many as the edition's
+envelope asks) goes into the envelope first, then any face-down cards, then the rest is shuffled
+and dealt one card at a time, starting with seat 0 (the seat after the dealer). ``random.Random``
+with a given seed makes the same deal on every machine and Python version since 3.2.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .edition import Card, Edition
+
+ENVELOPE = "envelope"
+FACE_UP = "face-up"
+
+
+@dataclass(frozen=True)
+class Deal:
+    edition: Edition
+    envelope: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    face_up: tuple[Card, ...] = ()
+    face_down: tuple[tuple[str, Card], ...] = ()
+    seed: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def place_of(self, card: Card | str) -> str | int:
+        """Where a card lies: a seat number, ``"envelope"``, ``"face-up"`` or a pile name."""
+        card = self.edition.card(card)
+        if card in self.envelope:
+            return ENVELOPE
+        for seat, hand in enumerate(self.hands):
+            if card in hand:
+                return seat
+        if card in self.face_up:
+            return FACE_UP
+        for pile, pile_card in self.face_down:
+            if pile_card == card:
+                return pile
+        raise KeyError(card)
+
+    def __repr__(self) -> str:
+        return (f"Deal({self.edition.id!r}, players={self.players}, seed={self.seed}, "
+                f"envelope={[c.id for c in self.envelope]})")
+
+    def __str__(self) -> str:
+        lines = [f"Envelope: {', '.join(c.name for c in self.envelope)}"]
+        lines += [f"Seat {seat}: {', '.join(c.name for c in hand)}"
+                  for seat, hand in enumerate(self.hands)]
+        if self.face_up:
+            lines.append(f"Face up: {', '.join(c.name for c in self.face_up)}")
+        lines += [f"Face down in {pile}: {card.name}" for pile, card in self.face_down]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = [("Envelope", self.envelope)]
+        rows += [(f"Seat {seat}", hand) for seat, hand in enumerate(self.hands)]
+        if self.face_up:
+            rows.append(("Face up", self.face_up))
+        rows += [(f"Face down ({pile})", (card,)) for pile, card in self.face_down]
+        body = "".join(f"<tr><th>{label}</th><td>{', '.join(c.name for c in cards)}</td></tr>"
+                       for label, cards in rows)
+        return f"<table>{body}</table>"
+
+
+def deal(edition: Edition, players: int, seed: int | None = None,
+         envelope: Sequence[Card | str] | None = None) -> Deal:
+    """Deal ``edition`` for ``players`` seats. ``envelope`` fixes the solution (the 2002
+    one-against-all fugitive chooses it); otherwise it is drawn at random."""
+    edition.check_players(players)
+    rng = random.Random(seed)
+    if envelope is None:
+        chosen: list[Card] = []
+        for category in edition.categories:
+            pile = list(category.cards)
+            rng.shuffle(pile)
+            chosen += pile[: edition.deal.envelope[category.id]]
+    else:
+        chosen = [edition.card(c) for c in envelope]
+        for category in edition.categories:
+            count = sum(1 for c in chosen if c.category == category.id)
+            if count != edition.deal.envelope[category.id]:
+                raise ValueError(f"the envelope needs {edition.deal.envelope[category.id]} "
+                                 f"{category.name} card(s), got {count}")
+    rest = [c for c in edition.cards if c not in chosen]
+    rng.shuffle(rest)
+    face_down = tuple(zip(edition.deal.face_down_places, rest[: edition.deal.face_down],
+                          strict=True))
+    rest = rest[edition.deal.face_down:]
+    sizes = edition.hand_sizes(players)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    seat = 0
+    for card in rest[: sum(sizes)]:
+        while len(hands[seat]) >= sizes[seat]:
+            seat = (seat + 1) % players
+        hands[seat].append(card)
+        seat = (seat + 1) % players
+    return Deal(edition, tuple(chosen), tuple(tuple(h) for h in hands),
+                tuple(rest[sum(sizes):]), face_down, seed)

@@ -1,0 +1,45 @@
+"""The kit's exceptions: each names what was wrong and where, so a learner can fix it."""
+
+from __future__ import annotations
+
+
+class CluedoLabError(Exception):
+    """Base class for every error the kit raises on purpose."""
+
+
+class EditionError(CluedoLabError, ValueError):
+    """An edition or deck file is malformed: the message names the file and the field."""
+
+    def __init__(self, source: str, field: str, problem: str):
+        self.source = source
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{source}: field '{field}': {problem}")
+
+
+class RecordError(CluedoLabError, ValueError):
+    """A game record is malformed; `event` is the 1-based position of the bad event, if any."""
+
+    def __init__(self, problem: str, event: int | None = None, field: str | None = None):
+        self.problem = problem
+        self.event = event
+        self.field = field
+        where = []
+        if event is not None:
+            where.append(f"event {event}")
+        if field is not None:
+            where.append(f"field '{field}'")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {problem}" if prefix else problem)
+
+
+class Contradiction(CluedoLabError, ValueError):
+    """The observations admit no deal. `conflict` lists the smallest set of events in conflict."""
+
+    def __init__(self, message: str, conflict: tuple[int, ...] = ()):
+        self.conflict = conflict
+        super().__init__(message)
+
+
+class IllegalAction(CluedoLabError, ValueError):
+    """A move the rules forbid; the game state is unchanged."""
