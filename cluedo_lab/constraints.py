@@ -1,0 +1,189 @@
+"""One observation model: every event of every edition becomes a few constraint kinds.
+
+The card × place table has one cell per (card, place). What anyone learns is one of:
+
+- ``holds``: the card is in the place;
+- ``lacks``: the card is not in the place;
+- ``holds_one_of``: at least one of the cards is in the place (an unseen refutation);
+- ``not_all``: not every one of the cards is in the place (a wrong accusation);
+- ``choice``: (observation model only) the refuter picked the shown card among those held;
+
+plus the rules of the deal: each card in one place, each place its number of cards, the
+envelope one card per category. Every constraint remembers the event it came from (0 for the
+set-up), so explanations and contradiction reports can cite events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .counting import Factor, Place, Problem, at_least_one, chosen_uniformly, not_all
+from .record import (
+    ENVELOPE,
+    FACE_UP,
+    Accuse,
+    AllSnoop,
+    Event,
+    PrivateTip,
+    Record,
+    Reveal,
+    RoomCard,
+    Show,
+    Snoop,
+    Suggest,
+    SuperSleuth,
+)
+
+MODELS = ("uniform", "refuter-uniform")
+HOLDS, LACKS, HOLDS_ONE_OF, NOT_ALL, CHOICE = (
+    "holds", "lacks", "holds_one_of", "not_all", "choice")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    kind: str
+    place: str
+    cards: tuple[str, ...]
+    source: int
+    reason: str = ""
+
+    @property
+    def card(self) -> str:
+        return self.cards[0]
+
+    def __str__(self) -> str:
+        cards = ", ".join(self.cards)
+        text = {HOLDS: f"{self.place} holds {cards}",
+                LACKS: f"{self.place} lacks {cards}",
+                HOLDS_ONE_OF: f"{self.place} holds at least one of {cards}",
+                NOT_ALL: f"{self.place} does not hold all of {cards}",
+                CHOICE: f"{self.place} chose among {cards}"}[self.kind]
+        return f"{text} ({self.reason})" if self.reason else text
+
+
+def _c(kind: str, place: str, cards: Iterable, source: int, reason: str) -> Constraint:
+    return Constraint(kind, place, tuple(getattr(c, "id", c) for c in cards), source, reason)
+
+
+def setup_constraints(record: Record) -> list[Constraint]:
+    """What the observer knows before anything happens: their hand and the face-up cards."""
+    out = []
+    if record.observer is not None:
+        out += [_c(HOLDS, record.observer, [card], 0, "your hand") for card in record.hand]
+    out += [_c(HOLDS, FACE_UP, [card], 0, "face up for everyone") for card in record.face_up]
+    return out
+
+
+def event_constraints(record: Record, event: Event, model: str = "uniform"
+                      ) -> list[Constraint]:
+    """The constraints one event adds, from the record's observer's point of view."""
+    observer = record.observer
+    n = event.position
+    out: list[Constraint] = []
+    if isinstance(event, Suggest):
+        for name in event.passed:
+            out += [_c(LACKS, name, [card], n, f"{name} could not answer")
+                    for card in event.named]
+        if event.shown_by is not None:
+            if event.card is not None:
+                out.append(_c(HOLDS, event.shown_by, [event.card], n,
+                              f"{event.shown_by} showed it"))
+                if model == "refuter-uniform" and observer == event.by:
+                    out.append(_c(CHOICE, event.shown_by, event.named, n,
+                                  f"{event.shown_by} chose which card to show"))
+            else:
+                out.append(_c(HOLDS_ONE_OF, event.shown_by, event.named, n,
+                              f"{event.shown_by} showed one of them"))
+    elif isinstance(event, Accuse):
+        if event.correct:
+            out += [_c(HOLDS, ENVELOPE, [card], n, "a correct accusation")
+                    for card in event.named]
+        else:
+            out.append(_c(NOT_ALL, ENVELOPE, event.named, n,
+                          f"{event.by}'s accusation was wrong"))
+    elif isinstance(event, Snoop):
+        if event.card is not None:
+            out.append(_c(HOLDS, event.target, [event.card], n, "seen by snooping"))
+    elif isinstance(event, AllSnoop):
+        if event.card is not None:
+            out.append(_c(HOLDS, event.seen_from, [event.card], n, "seen in All Snoop"))
+    elif isinstance(event, SuperSleuth):
+        feature_cards = record.edition.cards_with(event.feature, event.value)
+        for name in event.nothing:
+            out += [_c(LACKS, name, [card], n, f"{name} had no {event.value} card")
+                    for card in feature_cards]
+        for name, card in event.showed:
+            if card is not None:
+                out.append(_c(HOLDS, name, [card], n, f"{name} showed it"))
+                if model == "refuter-uniform" and observer == event.by:
+                    out.append(_c(CHOICE, name, feature_cards, n,
+                                  f"{name} chose which {event.value} card to show"))
+            else:
+                out.append(_c(HOLDS_ONE_OF, name, feature_cards, n,
+                              f"{name} showed a {event.value} card"))
+    elif isinstance(event, PrivateTip):
+        if event.cards is not None:
+            out += [_c(HOLDS, event.to, [card], n, "a private tip") for card in event.cards]
+            if event.all:
+                rest = [c for c in record.edition.category(event.category).cards
+                        if c not in event.cards]
+                out += [_c(LACKS, event.to, [card], n,
+                           f"{event.to} gave all their {event.category} cards")
+                        for card in rest]
+            elif not event.cards:
+                out += [_c(LACKS, event.to, [card], n, f"{event.to} had no {event.value} card")
+                        for card in record.edition.cards_with(event.feature, event.value)]
+    elif isinstance(event, RoomCard):
+        if event.card is not None:
+            out.append(_c(HOLDS, event.pile, [event.card], n, f"seen in {event.pile}"))
+    elif isinstance(event, Show):
+        if event.card is not None:
+            out.append(_c(HOLDS, event.shower, [event.card], n, f"{event.shower} showed it"))
+    elif isinstance(event, Reveal):
+        out.append(_c(HOLDS, event.by, [event.card], n, "revealed to everybody"))
+    return out
+
+
+def all_constraints(record: Record, model: str = "uniform",
+                    events: Iterable[Event] | None = None) -> list[Constraint]:
+    if model not in MODELS:
+        raise ValueError(f"unknown observation model {model!r}; expected one of {MODELS}")
+    chosen = record.events if events is None else events
+    out = setup_constraints(record)
+    for event in chosen:
+        out += event_constraints(record, event, model)
+    return out
+
+
+def places(record: Record) -> tuple[Place, ...]:
+    """The places of the card × place table, with how many cards each holds."""
+    edition = record.edition
+    out = [Place(p.name, p.hand_size) for p in record.players]
+    out.append(Place(ENVELOPE, edition.envelope_size, dict(edition.deal.envelope)))
+    if record.face_up:
+        out.append(Place(FACE_UP, len(record.face_up)))
+    out += [Place(pile, 1) for pile in record.face_down]
+    return tuple(out)
+
+
+def problem(record: Record, constraints: Iterable[Constraint]) -> Problem:
+    """The counting problem: where each card may lie, and the factors that weigh deals."""
+    table = places(record)
+    names = frozenset(p.name for p in table)
+    allowed: dict[str, set[str]] = {c.id: set(names) for c in record.edition.cards}
+    factors: list[Factor] = []
+    for con in constraints:
+        if con.kind == HOLDS:
+            allowed[con.card] &= {con.place}
+        elif con.kind == LACKS:
+            allowed[con.card].discard(con.place)
+        elif con.kind == HOLDS_ONE_OF:
+            factors.append(at_least_one(con.place, con.cards))
+        elif con.kind == NOT_ALL:
+            factors.append(not_all(con.place, con.cards))
+        elif con.kind == CHOICE:
+            factors.append(chosen_uniformly(con.place, con.cards))
+    categories = {c.id: c.category for c in record.edition.cards}
+    return Problem(categories, table, {c: frozenset(s) for c, s in allowed.items()},
+                   tuple(factors))

@@ -1,0 +1,368 @@
+"""Exact counting of the deals consistent with a set of constraints.
+
+The problem: every card lies in exactly one *place* (a hand, the envelope, a pile); each place
+holds a fixed number of cards (the envelope a fixed number per category); a card may be barred
+from some places; and *factors* weigh each deal by how many of a set of cards lie in one place
+(``holds_one_of`` weighs 0 for none and 1 otherwise, ``not_all`` 0 for all of them, the
+refuter-choice model 1/k). The answer is the total weight of all deals, the weight of those with
+each card in each place, and the weight of each envelope.
+
+Why it is fast without sampling: cards that share a category, the same allowed places and the
+same factors are interchangeable, so they form a *class* and only how many of each class go to a
+place matters (binomials count which ones). Every factor concerns a single place, so filling the
+places one at a time evaluates each factor at once: the state between places is just how many
+cards of each class are still to be placed. Early in a game a few classes cover the whole deck;
+late in a game most cards are placed and drop out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+Weight = int | Fraction
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place that holds ``size`` cards; ``per_category`` fixes how many of each category
+    (the envelope), in which case ``size`` is their sum."""
+
+    name: str
+    size: int
+    per_category: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Factor:
+    """Weigh each deal by ``weights[k]``, k = how many of ``cards`` lie in ``place``."""
+
+    place: str
+    cards: frozenset[str]
+    weights: tuple[Weight, ...]
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(self.cards) + 1:
+            raise ValueError("a factor needs one weight for each possible count")
+
+
+def at_least_one(place: str, cards: Sequence[str]) -> Factor:
+    n = len(set(cards))
+    return Factor(place, frozenset(cards), (0,) + (1,) * n)
+
+
+def not_all(place: str, cards: Sequence[str]) -> Factor:
+    n = len(set(cards))
+    return Factor(place, frozenset(cards), (1,) * n + (0,))
+
+
+def chosen_uniformly(place: str, cards: Sequence[str]) -> Factor:
+    """A refuter holding k of ``cards`` shows a given one with chance 1/k."""
+    n = len(set(cards))
+    return Factor(place, frozenset(cards), (0,) + tuple(Fraction(1, k) for k in range(1, n + 1)))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Cards (id → category), places, where each card may lie, and the factors."""
+
+    categories: Mapping[str, str]
+    places: tuple[Place, ...]
+    allowed: Mapping[str, frozenset[str]]
+    factors: tuple[Factor, ...] = ()
+
+
+@dataclass
+class Solution:
+    """The exact answer. Weights are ints when every factor is 0/1, Fractions otherwise."""
+
+    total: Weight
+    cell: dict[tuple[str, str], Weight] = field(default_factory=dict)
+    envelope: dict[tuple[str, ...], Weight] = field(default_factory=dict)
+
+    def probability(self, card: str, place: str) -> Fraction:
+        if self.total == 0:
+            raise ZeroDivisionError("no deal is consistent")
+        return Fraction(self.cell.get((card, place), 0)) / self.total
+
+
+@dataclass
+class _Class:
+    category: str
+    members: tuple[str, ...]
+    places: frozenset[int]
+    factors: frozenset[int]
+
+
+def solve(problem: Problem, envelope: str | None = "envelope",
+          want_envelope: bool = True, marginals: bool = True) -> Solution:
+    """Count the consistent deals, every card × place weight and (if ``envelope`` names a
+    place with ``per_category``) the weight of each envelope content."""
+    places = list(problem.places)
+    index = {p.name: i for i, p in enumerate(places)}
+    cards = list(problem.categories)
+    _check_sizes(problem)
+
+    # 1. Fix every card that has only one place left; recompute until nothing changes.
+    caps = [p.size for p in places]
+    cat_caps = [dict(p.per_category) if p.per_category else None for p in places]
+    allowed = {c: {index[name] for name in problem.allowed[c]} for c in cards}
+    fixed: dict[str, int] = {}
+    changed = True
+    while changed:
+        changed = False
+        for card in cards:
+            if card in fixed:
+                continue
+            options = {i for i in allowed[card] if caps[i] > 0 and
+                       (cat_caps[i] is None or cat_caps[i].get(problem.categories[card], 0) > 0)}
+            allowed[card] = options
+            if not options:
+                return Solution(0)
+            if len(options) == 1:
+                (where,) = options
+                fixed[card] = where
+                caps[where] -= 1
+                if cat_caps[where] is not None:
+                    cat_caps[where][problem.categories[card]] -= 1
+                    if cat_caps[where][problem.categories[card]] < 0:
+                        return Solution(0)
+                if caps[where] < 0:
+                    return Solution(0)
+                changed = True
+
+    # 2. Substitute fixed cards into the factors; constant factors become a multiplier.
+    constant: Weight = 1
+    live_factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]] = []
+    for factor in problem.factors:
+        where = index[factor.place]
+        already = sum(1 for c in factor.cards if fixed.get(c) == where)
+        live = frozenset(c for c in factor.cards if c not in fixed and where in allowed[c])
+        weights = factor.weights[already: already + len(live) + 1]
+        if len(set(weights)) == 1:
+            constant *= weights[0]
+            if constant == 0:
+                return Solution(0)
+            continue
+        live_factors.append((where, live, weights))
+
+    # 3. Interchangeable cards form classes.
+    groups: dict[tuple, list[str]] = defaultdict(list)
+    for card in cards:
+        if card in fixed:
+            continue
+        member_of = frozenset(i for i, (_, live, _) in enumerate(live_factors) if card in live)
+        groups[(problem.categories[card], frozenset(allowed[card]), member_of)].append(card)
+    classes = [_Class(cat, tuple(members), places_, fs)
+               for (cat, places_, fs), members in groups.items()]
+
+    # 4. Order places: the envelope first (its choices give the envelope distribution), the
+    #    place with most classes last (the last place takes what is left: no enumeration).
+    open_places = [i for i in range(len(places)) if caps[i] > 0]
+    env_index = index.get(envelope) if envelope is not None else None
+    rest = [i for i in open_places if i != env_index]
+    rest.sort(key=lambda i: sum(1 for k in classes if i in k.places))
+    order = ([env_index] if env_index in open_places else []) + rest
+
+    dp = _PlaceDP(classes, order, caps, cat_caps, live_factors)
+    start = tuple(len(k.members) for k in classes)
+    total_open = dp.ways(0, start)
+    solution = Solution(total_open * constant)
+    if solution.total == 0 or not marginals:
+        return solution
+
+    # 5. Marginals by a forward pass over the same transitions.
+    for card, where in fixed.items():
+        solution.cell[(card, places[where].name)] = solution.total
+    per_class = dp.class_weights(start)
+    for (step, k), weight in per_class.items():
+        klass = classes[k]
+        share = _divide(weight * constant, len(klass.members))
+        for member in klass.members:
+            key = (member, places[order[step]].name)
+            solution.cell[key] = solution.cell.get(key, 0) + share
+
+    # 6. Envelope contents from the envelope's own choices.
+    if want_envelope and env_index is not None and places[env_index].per_category:
+        category_order = list(places[env_index].per_category)
+        fixed_in_env = [c for c, w in fixed.items() if w == env_index]
+        if env_index in open_places:
+            for new, weight, ks in dp.transitions(0, start):
+                after = dp.ways(1, new)
+                if after == 0:
+                    continue
+                _spread_envelope(solution, classes, ks, fixed_in_env,
+                                 weight * after * constant, problem.categories, category_order)
+        else:
+            _spread_envelope(solution, classes, {}, fixed_in_env, solution.total,
+                             problem.categories, category_order)
+    return solution
+
+
+def _check_sizes(problem: Problem) -> None:
+    if sum(p.size for p in problem.places) != len(problem.categories):
+        raise ValueError(f"places hold {sum(p.size for p in problem.places)} cards, "
+                         f"the deck has {len(problem.categories)}")
+    for place in problem.places:
+        if place.per_category and sum(place.per_category.values()) != place.size:
+            raise ValueError(f"{place.name}: per-category counts do not add up to its size")
+
+
+def _spread_envelope(solution: Solution, classes: list[_Class], ks: Mapping[int, int],
+                     fixed_cards: list[str], weight: Weight, categories: Mapping[str, str],
+                     category_order: list[str]) -> None:
+    """Share an envelope choice (k cards of each class) equally among the card sets it stands
+    for: within a class every choice of members is equally likely."""
+    pools = []
+    ways = 1
+    for k, count in ks.items():
+        pools.append(list(itertools.combinations(classes[k].members, count)))
+        ways *= len(pools[-1])
+    share = _divide(weight, ways)
+    rank = {c: i for i, c in enumerate(category_order)}
+    for combo in itertools.product(*pools):
+        chosen = list(fixed_cards) + [c for part in combo for c in part]
+        key = tuple(sorted(chosen, key=lambda c: rank[categories[c]]))
+        solution.envelope[key] = solution.envelope.get(key, 0) + share
+
+
+class _PlaceDP:
+    """Fill the places in ``order``; the state is how many cards of each class remain."""
+
+    def __init__(self, classes: list[_Class], order: list[int], caps: list[int],
+                 cat_caps: list[dict[str, int] | None],
+                 factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]]):
+        self.classes = classes
+        self.order = order
+        self.caps = caps
+        self.cat_caps = cat_caps
+        position = {place: step for step, place in enumerate(order)}
+        self.last_step = [max((position[p] for p in k.places if p in position), default=-1)
+                          for k in classes]
+        # Per step: which classes may go there, and the factors evaluated there as
+        # (weights, classes whose count adds up to the factor's k).
+        self.eligible = [[k for k, klass in enumerate(classes) if place in klass.places]
+                         for place in order]
+        self.local_factors = [
+            [(weights, [k for k, klass in enumerate(classes) if f in klass.factors])
+             for f, (where, _, weights) in enumerate(factors) if where == place]
+            for place in order]
+        self._ways: list[dict[tuple[int, ...], Weight]] = [{} for _ in order]
+        self._moves: list[dict[tuple[int, ...], list]] = [{} for _ in order]
+
+    def transitions(self, step: int, state: tuple[int, ...]) -> list:
+        cached = self._moves[step].get(state)
+        if cached is not None:
+            return cached
+        moves = []
+        for ks in self._choices(step, state):
+            weight: Weight = 1
+            for k, n in ks.items():
+                weight *= math.comb(state[k], n)
+            for weights, members in self.local_factors[step]:
+                weight *= weights[sum(ks.get(k, 0) for k in members)]
+                if weight == 0:
+                    break
+            if weight == 0:
+                continue
+            new = list(state)
+            for k, n in ks.items():
+                new[k] -= n
+            moves.append((tuple(new), weight, ks))
+        self._moves[step][state] = moves
+        return moves
+
+    def _choices(self, step: int, state: tuple[int, ...]) -> Iterator[dict[int, int]]:
+        place = self.order[step]
+        eligible = [k for k in self.eligible[step] if state[k] > 0]
+        # Classes with no later place must go here whole.
+        forced = {k: state[k] for k in eligible if self.last_step[k] == step}
+        if any(state[k] > 0 and self.last_step[k] < step
+               for k in range(len(state)) if k not in forced):
+            return
+        free = [k for k in eligible if k not in forced]
+        if self.cat_caps[place] is None:
+            need = self.caps[place] - sum(forced.values())
+            if need < 0:
+                return
+            for extra in _compositions(need, free, state):
+                yield {**forced, **extra}
+            return
+        per_category = []
+        for category, cap in self.cat_caps[place].items():
+            if cap == 0:
+                continue
+            in_cat = [k for k in free if self.classes[k].category == category]
+            forced_here = sum(n for k, n in forced.items()
+                              if self.classes[k].category == category)
+            per_category.append(list(_compositions(cap - forced_here, in_cat, state))
+                                if cap >= forced_here else [])
+        for parts in itertools.product(*per_category):
+            merged = dict(forced)
+            for part in parts:
+                merged.update(part)
+            yield merged
+
+    def ways(self, step: int, state: tuple[int, ...]) -> Weight:
+        """Weight of all ways to fill the places from ``step`` on, starting from ``state``."""
+        if step == len(self.order):
+            return 1 if not any(state) else 0
+        memo = self._ways[step]
+        if state in memo:
+            return memo[state]
+        total: Weight = 0
+        for new, weight, _ in self.transitions(step, state):
+            rest = self.ways(step + 1, new)
+            if rest:
+                total += weight * rest
+        memo[state] = total
+        return total
+
+    def class_weights(self, start: tuple[int, ...]) -> dict[tuple[int, int], Weight]:
+        """Σ over deals of (cards of class k at step s): forward weights × backward ways."""
+        result: dict[tuple[int, int], Weight] = defaultdict(int)
+        layer: dict[tuple[int, ...], Weight] = {start: 1}
+        for step in range(len(self.order)):
+            following: dict[tuple[int, ...], Weight] = defaultdict(int)
+            for state, forward in layer.items():
+                for new, weight, ks in self.transitions(step, state):
+                    rest = self.ways(step + 1, new)
+                    if not rest:
+                        continue
+                    flow = forward * weight
+                    following[new] += flow
+                    through = flow * rest
+                    for k, n in ks.items():
+                        if n:
+                            result[(step, k)] += through * n
+            layer = following
+        return result
+
+
+def _divide(weight: Weight, n: int) -> Weight:
+    """Exact division that stays an int when it can (uniform counts are whole numbers)."""
+    quotient = Fraction(weight) / n
+    return int(quotient) if quotient.denominator == 1 else quotient
+
+
+def _compositions(total: int, classes: list[int], state: tuple[int, ...]
+                  ) -> Iterator[dict[int, int]]:
+    """Every way to take ``total`` cards from the classes, at most ``state[k]`` from class k."""
+    if total == 0:
+        yield {}
+        return
+    if not classes:
+        return
+    first, rest = classes[0], classes[1:]
+    room_after = sum(state[k] for k in rest)
+    for n in range(max(0, total - room_after), min(total, state[first]) + 1):
+        for tail in _compositions(total - n, rest, state):
+            if n:
+                yield {first: n, **tail}
+            else:
+                yield tail

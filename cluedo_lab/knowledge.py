@@ -1,0 +1,199 @@
+"""What is certain, and how likely everything else is, from one player's record.
+
+A :class:`Knowledge` holds a record and the exact count of the deals consistent with it. A cell
+of the card × place table is *known* exactly when it is the same in every consistent deal, so
+deduction is complete by construction: nothing entailed is missed, whatever rule it would take.
+Probabilities are the share of consistent deals (weighted by the observation model), as exact
+fractions. Adding an event that leaves no consistent deal raises
+:class:`~cluedo_lab.errors.Contradiction` naming the smallest set of events in conflict, and the
+knowledge stays as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from . import constraints as cons
+from .counting import Solution, solve
+from .edition import Card
+from .errors import Contradiction
+from .record import ENVELOPE, Event, Record
+
+
+class Knowledge:
+    """Exact knowledge of one record under an observation model.
+
+    ``model="uniform"`` counts every consistent deal once. ``model="refuter-uniform"`` also
+    assumes a refuter holding several of the named cards shows each with equal chance, so a
+    card you were shown counts for more in deals where it was the refuter's only choice.
+    """
+
+    def __init__(self, record: Record, model: str = "uniform"):
+        if model not in cons.MODELS:
+            raise ValueError(f"unknown observation model {model!r}; expected one of "
+                             f"{cons.MODELS}")
+        self.model = model
+        self._history: list[tuple[Record, Solution]] = []
+        self.record = record
+        self._solution = self._solve_or_explain(record)
+
+    # -- building ----------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], model: str = "uniform") -> Knowledge:
+        return cls(Record.from_dict(data), model)
+
+    def constraints(self, events: Iterable[Event] | None = None) -> list[cons.Constraint]:
+        return cons.all_constraints(self.record, self.model, events)
+
+    def _count(self, record: Record, events: Iterable[Event] | None = None, *,
+               marginals: bool = True, extra: Sequence[cons.Constraint] = ()) -> Solution:
+        constraints = cons.all_constraints(record, self.model, events) + list(extra)
+        return solve(cons.problem(record, constraints), marginals=marginals)
+
+    def _solve_or_explain(self, record: Record) -> Solution:
+        solution = self._count(record, record.events)
+        if solution.total == 0:
+            raise self._contradiction(record)
+        return solution
+
+    def _contradiction(self, record: Record) -> Contradiction:
+        """Shrink the events to an irreducible set that still admits no deal."""
+        if self._count(record, (), marginals=False).total == 0:
+            return Contradiction("the set-up itself admits no deal (check the hand sizes, "
+                                 "the hand and the face-up cards)", ())
+        needed = list(record.events)
+        for event in list(needed):
+            trial = [e for e in needed if e is not event]
+            if self._count(record, trial, marginals=False).total == 0:
+                needed = trial
+        positions = tuple(e.position for e in needed)
+        lines = "\n".join("  " + e.describe() for e in needed)
+        return Contradiction(f"no deal fits these events together:\n{lines}", positions)
+
+    # -- changing ----------------------------------------------------------------------------
+    def add(self, event: Mapping[str, Any]) -> Knowledge:
+        """Add one event (a JSON object as in the record format). On a contradiction or a
+        malformed event, raise and keep everything as it was."""
+        record = self.record.with_events([*self.record.source.get("events", []), event])
+        solution = self._solve_or_explain(record)
+        self._history.append((self.record, self._solution))
+        self.record, self._solution = record, solution
+        return self
+
+    def undo(self) -> Knowledge:
+        """Take back the last event added with :meth:`add`."""
+        if not self._history:
+            raise IndexError("nothing to undo")
+        self.record, self._solution = self._history.pop()
+        return self
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def edition(self):
+        return self.record.edition
+
+    @property
+    def places(self) -> tuple[str, ...]:
+        return self.record.places
+
+    @property
+    def consistent_deals(self) -> int | Fraction:
+        """How many deals fit the record (a weight under a non-uniform model)."""
+        return self._solution.total
+
+    def card(self, card: str | Card) -> Card:
+        return self.edition.card(card)
+
+    def _place(self, place: str) -> str:
+        if place not in self.places:
+            raise KeyError(f"no place {place!r}; places are {list(self.places)}")
+        return place
+
+    def probability(self, card: str | Card, place: str) -> Fraction:
+        return self._solution.probability(self.card(card).id, self._place(place))
+
+    def probabilities(self) -> dict[str, dict[str, Fraction]]:
+        return {c.id: {p: self._solution.probability(c.id, p) for p in self.places}
+                for c in self.edition.cards}
+
+    def status(self, card: str | Card, place: str) -> bool | None:
+        """True if the card is there in every consistent deal, False if in none, else None."""
+        p = self.probability(card, place)
+        return True if p == 1 else False if p == 0 else None
+
+    def known(self) -> dict[tuple[str, str], bool]:
+        return {(c.id, p): bool(prob) for c in self.edition.cards for p in self.places
+                if (prob := self._solution.probability(c.id, p)) in (0, 1)}
+
+    def envelope_distribution(self) -> dict[tuple[str, ...], Fraction]:
+        total = self._solution.total
+        return {k: Fraction(v) / total for k, v in sorted(self._solution.envelope.items())
+                if v}
+
+    def solution(self) -> tuple[str, ...] | None:
+        """The envelope's cards if they are certain, else None."""
+        dist = self.envelope_distribution()
+        return next(iter(dist)) if len(dist) == 1 else None
+
+    def entails(self, card: str | Card, place: str, value: bool,
+                events: Iterable[Event] | None = None) -> bool:
+        """Does the record (or just ``events``) force the cell to ``value``?"""
+        card_id = self.card(card).id
+        opposite = cons.Constraint(cons.LACKS if value else cons.HOLDS, self._place(place),
+                                   (card_id,), -1, "supposed")
+        chosen = self.record.events if events is None else events
+        return self._count(self.record, chosen, marginals=False,
+                           extra=[opposite]).total == 0
+
+    # -- display -----------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return (f"Knowledge({self.record!r}, model={self.model!r}, "
+                f"consistent_deals={self.consistent_deals})")
+
+    def notepad(self) -> str:
+        """The card × place table as text: ✓ known there, · known not, else the chance."""
+        places = self.places
+        width = max(len(c.name) for c in self.edition.cards) + 1
+        head = " " * width + "".join(f"{_short(p):>8}" for p in places)
+        lines = [head]
+        for category in self.edition.categories:
+            lines.append(category.name.upper())
+            for card in category.cards:
+                cells = "".join(f"{_cell(self.probability(card, p)):>8}" for p in places)
+                lines.append(f"{card.name:<{width}}{cells}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.notepad()
+
+    def _repr_html_(self) -> str:
+        places = self.places
+        head = "".join(f"<th>{p}</th>" for p in places)
+        rows = []
+        for category in self.edition.categories:
+            rows.append(f"<tr><th colspan='{len(places) + 1}' style='text-align:left'>"
+                        f"{category.name}</th></tr>")
+            for card in category.cards:
+                cells = []
+                for p in places:
+                    prob = self.probability(card, p)
+                    shade = int(255 - 155 * float(prob))
+                    cells.append(f"<td style='background:rgb({shade},{shade},255);"
+                                 f"text-align:center'>{_cell(prob)}</td>")
+                rows.append(f"<tr><td>{card.name}</td>{''.join(cells)}</tr>")
+        return (f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
+                f"<p>{self.consistent_deals:,} consistent deals</p>")
+
+
+def _short(place: str) -> str:
+    return "env" if place == ENVELOPE else place[:7]
+
+
+def _cell(p: Fraction) -> str:
+    if p == 1:
+        return "✓"
+    if p == 0:
+        return "·"
+    return f"{p.numerator}/{p.denominator}" if p.denominator < 1000 else f"{float(p):.3f}"
