@@ -147,6 +147,16 @@ class Knowledge:
         return self._count(self.record, chosen, marginals=False,
                            extra=[opposite]).total == 0
 
+    def explain(self, card: str | Card, place: str):
+        """Why a known cell is known: see :func:`cluedo_lab.explain.explain`."""
+        from .explain import explain
+        return explain(self, card, self._place(place))
+
+    def deduction(self):
+        """The rule-by-rule deduction of the whole record, for replaying step by step."""
+        from .explain import Deduction
+        return Deduction(self.record)
+
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
         return (f"Knowledge({self.record!r}, model={self.model!r}, "

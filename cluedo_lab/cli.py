@@ -1,0 +1,144 @@
+"""The ``cluedo-lab`` command: solve and explain records from the shell.
+
+Exit status: 0 on success, 1 for a contradictory record (the conflicting events are named),
+2 for input that cannot be read (a malformed record, an unknown card or place).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+
+from .errors import CluedoLabError, Contradiction
+
+
+def _fraction(p: Fraction) -> str:
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def solve_report(knowledge) -> dict:
+    """The machine-readable answer of ``cluedo-lab solve --json``."""
+    edition = knowledge.edition
+    probabilities = knowledge.probabilities()
+    known = [{"card": card, "place": place, "holds": holds}
+             for (card, place), holds in knowledge.known().items()]
+    envelope = knowledge.envelope_distribution()
+    return {
+        "edition": edition.id,
+        "observer": knowledge.record.observer,
+        "model": knowledge.model,
+        "places": list(knowledge.places),
+        "cards": {c.id: c.name for c in edition.cards},
+        "consistent_deals": _number(knowledge.consistent_deals),
+        "known": known,
+        "solution": list(knowledge.solution()) if knowledge.solution() else None,
+        "probabilities": {card: {place: _fraction(p) for place, p in row.items()}
+                          for card, row in probabilities.items()},
+        "envelope": [{"cards": list(cards), "probability": _fraction(p)}
+                     for cards, p in sorted(envelope.items(), key=lambda kv: (-kv[1], kv[0]))],
+    }
+
+
+def _number(value):
+    return value if isinstance(value, int) else _fraction(Fraction(value))
+
+
+def _solve(args: argparse.Namespace) -> int:
+    knowledge = _knowledge(args)
+    if args.json:
+        print(json.dumps(solve_report(knowledge), indent=2, ensure_ascii=False))
+        return 0
+    record = knowledge.record
+    view = f"{record.observer}'s view" if record.observer else "public knowledge"
+    print(f"{record.edition.name}: {view}, {len(record.events)} events")
+    print(f"Consistent deals: {knowledge.consistent_deals:,}")
+    solution = knowledge.solution()
+    if solution:
+        names = ", ".join(record.edition.card(c).name for c in solution)
+        print(f"The envelope is certain: {names}")
+    print()
+    print(knowledge.notepad())
+    print()
+    print("✓ known to be there · known not to be there; other cells: exact probability")
+    return 0
+
+
+def _explain(args: argparse.Namespace) -> int:
+    knowledge = _knowledge(args)
+    try:
+        explanation = knowledge.explain(args.card, args.place)
+    except KeyError as error:
+        print(f"cluedo-lab: {error.args[0]}", file=sys.stderr)
+        return 2
+    except ValueError as error:
+        print(f"cluedo-lab: {error}", file=sys.stderr)
+        return 1
+    print(explanation)
+    return 0
+
+
+def _dimacs(args: argparse.Namespace) -> int:
+    from .logic import to_cnf
+    from .record import Record
+    print(to_cnf(Record.load(args.record), encoding=args.encoding).to_dimacs(), end="")
+    return 0
+
+
+def _editions(args: argparse.Namespace) -> int:
+    from .edition import all_editions
+    for edition in all_editions():
+        players = f"{edition.min_players}-{edition.max_players} players"
+        print(f"{edition.id:42} {edition.name} ({edition.publisher} {edition.year}), {players}")
+    return 0
+
+
+def _knowledge(args: argparse.Namespace):
+    from .knowledge import Knowledge
+    from .record import Record
+    return Knowledge(Record.load(args.record), model=args.model)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="cluedo-lab", description=__doc__.splitlines()[0])
+    sub = top.add_subparsers(dest="command", required=True)
+
+    solve = sub.add_parser("solve", help="what a record makes certain, and the exact chances")
+    solve.add_argument("record", help="a game record (JSON, see docs/records.md)")
+    solve.add_argument("--json", action="store_true", help="machine-readable output")
+    solve.add_argument("--model", default="uniform", choices=["uniform", "refuter-uniform"])
+    solve.set_defaults(run=_solve)
+
+    explain = sub.add_parser("explain", help="why a known cell is known")
+    explain.add_argument("record")
+    explain.add_argument("card")
+    explain.add_argument("place", help="a player's name or 'envelope'")
+    explain.add_argument("--model", default="uniform", choices=["uniform", "refuter-uniform"])
+    explain.set_defaults(run=_explain)
+
+    dimacs = sub.add_parser("dimacs", help="the record as CNF in DIMACS format")
+    dimacs.add_argument("record")
+    dimacs.add_argument("--encoding", default="auto", choices=["auto", "naive", "sequential"])
+    dimacs.set_defaults(run=_dimacs)
+
+    editions = sub.add_parser("editions", help="list the editions the kit knows")
+    editions.set_defaults(run=_editions)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except Contradiction as error:
+        print(f"cluedo-lab: contradiction: {error}", file=sys.stderr)
+        return 1
+    except CluedoLabError as error:
+        print(f"cluedo-lab: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
