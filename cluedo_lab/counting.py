@@ -84,6 +84,7 @@ class Solution:
     total: Weight
     cell: dict[tuple[str, str], Weight] = field(default_factory=dict)
     envelope: dict[tuple[str, ...], Weight] = field(default_factory=dict)
+    classes: list[tuple[str, ...]] = field(default_factory=list)
 
     def probability(self, card: str, place: str) -> Fraction:
         if self.total == 0:
@@ -101,8 +102,8 @@ class _Class:
 
 def solve(problem: Problem, envelope: str | None = "envelope",
           want_envelope: bool = True, marginals: bool = True) -> Solution:
-    """Count the consistent deals, every card × place weight and (if ``envelope`` names a
-    place with ``per_category``) the weight of each envelope content."""
+    """Count the consistent deals, every card × place weight (``marginals``) and, if
+    ``envelope`` names a place with ``per_category``, the weight of each envelope content."""
     places = list(problem.places)
     index = {p.name: i for i, p in enumerate(places)}
     cards = list(problem.categories)
@@ -173,21 +174,26 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     start = tuple(len(k.members) for k in classes)
     total_open = dp.ways(0, start)
     solution = Solution(total_open * constant)
-    if solution.total == 0 or not marginals:
+    if solution.total == 0:
         return solution
 
     # 5. Marginals by a forward pass over the same transitions.
-    for card, where in fixed.items():
-        solution.cell[(card, places[where].name)] = solution.total
-    per_class = dp.class_weights(start)
-    for (step, k), weight in per_class.items():
-        klass = classes[k]
-        share = _divide(weight * constant, len(klass.members))
-        for member in klass.members:
-            key = (member, places[order[step]].name)
-            solution.cell[key] = solution.cell.get(key, 0) + share
+    if marginals:
+        for card, where in fixed.items():
+            solution.cell[(card, places[where].name)] = solution.total
+        per_class = dp.class_weights(start)
+        for (step, k), weight in per_class.items():
+            klass = classes[k]
+            share = _divide(weight * constant, len(klass.members))
+            for member in klass.members:
+                key = (member, places[order[step]].name)
+                solution.cell[key] = solution.cell.get(key, 0) + share
 
     # 6. Envelope contents from the envelope's own choices.
+    fixed_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
+    for card, where in fixed.items():
+        fixed_groups[(where, problem.categories[card])].append(card)
+    solution.classes = [k.members for k in classes] + [tuple(g) for g in fixed_groups.values()]
     if want_envelope and env_index is not None and places[env_index].per_category:
         category_order = list(places[env_index].per_category)
         fixed_in_env = [c for c, w in fixed.items() if w == env_index]

@@ -50,7 +50,8 @@ class Knowledge:
     def _count(self, record: Record, events: Iterable[Event] | None = None, *,
                marginals: bool = True, extra: Sequence[cons.Constraint] = ()) -> Solution:
         constraints = cons.all_constraints(record, self.model, events) + list(extra)
-        return solve(cons.problem(record, constraints), marginals=marginals)
+        return solve(cons.problem(record, constraints), marginals=marginals,
+                     want_envelope=marginals)
 
     def _solve_or_explain(self, record: Record) -> Solution:
         solution = self._count(record, record.events)

@@ -1,0 +1,165 @@
+"""What to ask next: the exact expected information gain of every legal question.
+
+The value of a question is how much it is expected to shrink your uncertainty about the
+envelope: the entropy of the envelope now, minus the entropy expected after hearing the answer.
+The answer depends on where the named cards are: the players are asked in seat order, the first
+who holds one shows it (choosing uniformly when holding several) and you see which, or nobody
+can. Each possible answer's chance and the envelope afterwards are computed exactly by counting
+deals; only the final logarithms are floating point.
+
+Questions with the same *kind* of cards (cards the record cannot tell apart: same category,
+same places still possible, same observations) have the same value, so each kind is computed
+once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import constraints as cons
+from .counting import solve
+from .edition import Card
+from .record import Suggest
+
+
+def entropy(distribution: Iterable[Fraction]) -> float:
+    """Shannon entropy in bits of a distribution given by its probabilities."""
+    return -sum(float(p) * math.log2(p) for p in distribution if p)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One possible answer: who passed, who showed, what you would see, and its chance."""
+
+    passed: tuple[str, ...]
+    shown_by: str | None
+    card: str | None
+    probability: Fraction
+    entropy_after: float
+
+    def label(self) -> str:
+        if self.shown_by is None:
+            return "nobody can show a card"
+        seen = self.card or "a card"
+        return f"{self.shown_by} shows {seen}"
+
+
+@dataclass
+class Option:
+    """A question with its expected information gain (bits) and its possible answers."""
+
+    named: tuple[str, ...]
+    gain: float
+    expected_entropy: float
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return f"Option({list(self.named)}, gain={self.gain:.4f} bits)"
+
+
+def legal_questions(knowledge, fixed: Sequence[str | Card] = ()) -> list[tuple[str, ...]]:
+    """Every question the edition allows. ``fixed`` pins cards that must be named (the room
+    you stand in on a board, your destination marker in 2002)."""
+    edition = knowledge.edition
+    pinned = [edition.card(c) for c in fixed]
+    q = edition.question
+    if q.form == "one-per-category":
+        pools = []
+        for category in edition.categories:
+            here = [c for c in pinned if c.category == category.id]
+            pools.append([c.id for c in (here or category.cards)])
+        return [tuple(combo) for combo in itertools.product(*pools)]
+    cards = [c.id for c in edition.cards]
+    out = []
+    for combo in itertools.combinations(cards, q.items):
+        if all(p.id in combo for p in pinned):
+            out.append(combo)
+    return out
+
+
+def information_gain(knowledge, named: Sequence[str | Card], asker: str | None = None
+                     ) -> Option:
+    """The exact expected information gain of asking about ``named``."""
+    return _Advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named))
+
+
+def rank_questions(knowledge, asker: str | None = None, fixed: Sequence[str | Card] = (),
+                   questions: Iterable[Sequence[str]] | None = None) -> list[Option]:
+    """Every legal question, best first (ties in the order the questions were listed)."""
+    advisor = _Advisor(knowledge, asker)
+    chosen = legal_questions(knowledge, fixed) if questions is None else questions
+    options = [advisor.option(tuple(knowledge.card(c).id for c in q)) for q in chosen]
+    return sorted(options, key=lambda o: -o.gain)
+
+
+class _Advisor:
+    def __init__(self, knowledge, asker: str | None):
+        self.knowledge = knowledge
+        self.record = knowledge.record
+        self.asker = asker or self.record.observer
+        if self.asker is None:
+            raise ValueError("give the asker: a public record has no observer")
+        if self.asker not in self.record.player_names:
+            raise KeyError(f"{self.asker!r} is not a player")
+        self.base = knowledge.constraints()
+        self.total = knowledge.consistent_deals
+        self.before = entropy(knowledge.envelope_distribution().values())
+        solution = knowledge._solution
+        self.kind = {card: k for k, members in enumerate(solution.classes)
+                     for card in members}
+        self.cache: dict[tuple, tuple[list[str], float, list[Outcome]]] = {}
+
+    def option(self, named: tuple[str, ...]) -> Option:
+        by_kind = sorted(named, key=lambda c: self.kind[c])
+        signature = tuple(self.kind[c] for c in by_kind)
+        if signature not in self.cache:
+            self.cache[signature] = (by_kind, *self._evaluate(named))
+        representative, expected, outcomes = self.cache[signature]
+        # An equivalent question: rename the representative's cards to this one's.
+        rename = dict(zip(representative, by_kind, strict=True))
+        outcomes = [Outcome(o.passed, o.shown_by, rename.get(o.card), o.probability,
+                            o.entropy_after) for o in outcomes]
+        return Option(named, self.before - expected, expected, outcomes)
+
+    def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
+        record = self.record
+        cards = tuple(record.edition.card(c) for c in named)
+        order = record.answer_order(self.asker)
+        sees = record.observer == self.asker
+        position = len(record.events) + 1
+        candidates: list[Suggest] = []
+        for j, refuter in enumerate(order):
+            passed = order[:j]
+            if sees:
+                candidates += [Suggest(position, {}, cards, self.asker, passed, refuter, card)
+                               for card in cards]
+            else:
+                candidates.append(Suggest(position, {}, cards, self.asker, passed, refuter))
+        candidates.append(Suggest(position, {}, cards, self.asker, order, None))
+        outcomes: list[Outcome] = []
+        expected = 0.0
+        for event in candidates:
+            extra = cons.event_constraints(record, event, "refuter-uniform")
+            solution = solve(cons.problem(record, self.base + extra), marginals=False)
+            if solution.total == 0:
+                continue
+            p = Fraction(solution.total) / self.total
+            after = entropy(Fraction(w) / solution.total for w in solution.envelope.values())
+            expected += float(p) * after
+            outcomes.append(Outcome(event.passed, event.shown_by,
+                                    event.card.id if event.card else None, p, after))
+        return expected, outcomes
+
+
+def outcome_table(option: Option, names: Mapping[str, str] | None = None) -> str:
+    """A question's possible answers as text: chance and entropy afterwards."""
+    lines = [f"{'answer':40} {'chance':>12} {'bits left':>9}"]
+    for o in option.outcomes:
+        label = o.label() if names is None else o.label().replace(o.card or "\0",
+                                                                   names.get(o.card, ""))
+        lines.append(f"{label:40} {str(o.probability):>12} {o.entropy_after:9.3f}")
+    return "\n".join(lines)
