@@ -302,19 +302,24 @@ class Deduction:
                 if not live & used:
                     chosen.append((live, clause))
                     used |= live
-            if len(chosen) != need:
-                continue
             groups = "; ".join("{" + ", ".join(self._name(c) for c in sorted(live)) + "}"
                                for live, _ in chosen)
             events = tuple(sorted({clause.source for _, clause in chosen}))
             premises = tuple(Fact(c, place, True) for c in held)
+            if len(chosen) > need:
+                self._contradict(premises, events,
+                                 f"{place} has room for {need} more card(s) but must hold one "
+                                 f"from each of {len(chosen)} separate groups {groups}.")
+                return True
+            if len(chosen) != need:
+                continue
             for card in self.edition.cards:
                 if card.id in used or self.value(card.id, place) is not None:
                     continue
                 changed |= self._add(
                     "hand-lock", Fact(card.id, place, False), premises, events,
                     f"{place} needs {need} more card(s) and must hold one from each of the "
-                    f"separate groups {groups} (events {', '.join(map(str, events))}), so "
+                    f"separate groups {groups} ({_events_text(events)}), so "
                     f"{place} has no room for {card.name}.")
         return changed
 
@@ -378,6 +383,11 @@ class Explanation:
 
     def _repr_html_(self) -> str:
         return "<pre>" + str(self).replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+
+
+def _events_text(events: Sequence[int]) -> str:
+    word = "event" if len(events) == 1 else "events"
+    return f"{word} {', '.join(map(str, events))}"
 
 
 def _numbered(steps: Sequence[Step]) -> list[str]:

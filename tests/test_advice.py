@@ -1,0 +1,109 @@
+"""Expected information gain against a deal-by-deal simulation of the answers."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from fractions import Fraction
+
+import pytest
+
+from cluedo_lab.advice import entropy, information_gain, legal_questions, rank_questions
+from cluedo_lab.knowledge import Knowledge
+
+DECK = {"s": ["a", "b", "c"], "w": ["d", "e", "f"], "r": ["g", "h", "i"]}
+NAMES = ["A", "B", "C"]
+SETUP = {"deck": DECK, "players": [{"name": n, "hand_size": 2} for n in NAMES],
+         "observer": "A", "hand": ["a", "d"]}
+EVENTS = [{"suggest": ["b", "e", "g"], "by": "C", "passed": ["A"], "shown_by": "B"}]
+
+
+def consistent_deals():
+    """Every deal of the 3/3/3 deck matching A's hand and the one event, by its meaning."""
+    cards = [c for cat in DECK.values() for c in cat]
+    for s, w, r in itertools.product(*DECK.values()):
+        if {s, w, r} & {"a", "d"}:
+            continue
+        rest = [c for c in cards if c not in (s, w, r) and c not in ("a", "d")]
+        for b_hand in itertools.combinations(rest, 2):
+            c_hand = tuple(c for c in rest if c not in b_hand)
+            hands = {"A": ("a", "d"), "B": b_hand, "C": c_hand}
+            # event 1: C asked b, e, g; A passed; B showed a card
+            if any(x in hands["A"] for x in "beg") or not any(x in b_hand for x in "beg"):
+                continue
+            yield (s, w, r), hands
+
+
+def simulated(named, asker="A"):
+    """Joint chance of (answer, envelope) when the refuter picks uniformly."""
+    deals = list(consistent_deals())
+    joint = defaultdict(Fraction)
+    for envelope, hands in deals:
+        order = NAMES[NAMES.index(asker) + 1:] + NAMES[:NAMES.index(asker)]
+        for who in order:
+            held = [c for c in named if c in hands[who]]
+            if held:
+                for card in held:
+                    joint[((who, card), envelope)] += Fraction(1, len(held) * len(deals))
+                break
+        else:
+            joint[(None, envelope)] += Fraction(1, len(deals))
+    return joint
+
+
+def expected_entropy(joint):
+    answers = defaultdict(dict)
+    for (answer, envelope), p in joint.items():
+        answers[answer][envelope] = p
+    total = 0.0
+    for dist in answers.values():
+        mass = sum(dist.values())
+        total += float(mass) * entropy(p / mass for p in dist.values())
+    return total, {a: sum(d.values()) for a, d in answers.items()}
+
+
+@pytest.mark.parametrize("named", [("b", "e", "g"), ("a", "f", "i"), ("c", "e", "h"),
+                                   ("a", "d", "g")])
+def test_gain_matches_simulation(named):
+    k = Knowledge.from_dict({**SETUP, "events": EVENTS})
+    option = information_gain(k, named)
+    expected, answer_chances = expected_entropy(simulated(named))
+    assert math.isclose(option.expected_entropy, expected, abs_tol=1e-12)
+    got = {(o.shown_by, o.card) if o.shown_by else None: o.probability
+           for o in option.outcomes}
+    assert got == answer_chances
+    assert sum(o.probability for o in option.outcomes) == 1
+
+
+def test_asking_only_about_known_cards_gains_nothing():
+    k = Knowledge.from_dict({**SETUP, "events": EVENTS})
+    assert information_gain(k, ["a", "d", "g"]).gain > 0  # g is unknown
+    solved = Knowledge.from_dict({**SETUP, "hand": ["a", "d"], "events": [
+        {"suggest": ["b", "e", "g"], "by": "A", "passed": ["B", "C"]}]})
+    option = information_gain(solved, ["c", "f", "h"])
+    assert option.gain == 0 and option.expected_entropy == 0
+
+
+def test_ranking_covers_every_legal_question_best_first():
+    k = Knowledge.from_dict({**SETUP, "events": EVENTS})
+    ranked = rank_questions(k)
+    assert len(ranked) == 27 == len(legal_questions(k))
+    gains = [o.gain for o in ranked]
+    assert gains == sorted(gains, reverse=True)
+    assert all(g >= -1e-12 for g in gains)
+
+
+def test_board_games_ask_only_about_the_room_you_are_in():
+    k = Knowledge.from_dict({**SETUP, "events": EVENTS})
+    ranked = rank_questions(k, fixed=["h"])
+    assert len(ranked) == 9 and all("h" in o.named for o in ranked)
+
+
+def test_equivalent_questions_name_their_own_cards():
+    # Before anything happens, b and c are interchangeable for A: same value, own labels.
+    k = Knowledge.from_dict({**SETUP, "events": []})
+    one, two = information_gain(k, ["b", "e", "g"]), information_gain(k, ["c", "e", "g"])
+    assert one.gain == two.gain
+    assert {o.card for o in two.outcomes} <= {"c", "e", "g", None}
+    assert "c" in {o.card for o in two.outcomes}
