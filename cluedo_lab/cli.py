@@ -1,7 +1,8 @@
 """The ``cluedo-lab`` command: solve and explain records from the shell.
 
-Exit status: 0 on success, 1 for a contradictory record (the conflicting events are named),
-2 for input that cannot be read (a malformed record, an unknown card or place).
+Exit status: 0 on success; 1 when the question has no answer (a contradictory record, whose
+conflicting events are named, or ``explain`` of a cell that is not known); 2 for input that
+cannot be read (a malformed record, an unknown card or place).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from .errors import CluedoLabError, Contradiction
+from .knowledge import format_weight
 
 
 def _fraction(p: Fraction) -> str:
@@ -54,7 +56,7 @@ def _solve(args: argparse.Namespace) -> int:
     record = knowledge.record
     view = f"{record.observer}'s view" if record.observer else "public knowledge"
     print(f"{record.edition.name}: {view}, {len(record.events)} events")
-    print(f"Consistent deals: {knowledge.consistent_deals:,}")
+    print(f"Consistent deals: {format_weight(knowledge.consistent_deals)}")
     solution = knowledge.solution()
     if solution:
         names = ", ".join(record.edition.card(c).name for c in solution)

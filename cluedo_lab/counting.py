@@ -247,9 +247,6 @@ class _PlaceDP:
         self.order = order
         self.caps = caps
         self.cat_caps = cat_caps
-        position = {place: step for step, place in enumerate(order)}
-        self.last_step = [max((position[p] for p in k.places if p in position), default=-1)
-                          for k in classes]
         # Per step: which classes may go there, and the factors evaluated there as
         # (weights, classes whose count adds up to the factor's k).
         self.eligible = [[k for k, klass in enumerate(classes) if place in klass.places]
@@ -260,58 +257,102 @@ class _PlaceDP:
             for place in order]
         self._ways: list[dict[tuple[int, ...], Weight]] = [{} for _ in order]
         self._moves: list[dict[tuple[int, ...], list]] = [{} for _ in order]
+        # Look-ahead, to drop partial fillings that cannot be completed: after step i, each
+        # later place must still find enough cards, each later "at least one of" factor must
+        # keep a card available, and each class must still fit in its later places.
+        self.later_fill = []
+        self.later_needs = []
+        self.room_after = []
+        for step in range(len(order)):
+            fill = []
+            for j in range(step + 1, len(order)):
+                place = order[j]
+                if cat_caps[place] is None:
+                    fill.append((caps[place], self.eligible[j]))
+                else:
+                    fill += [(n, [k for k in self.eligible[j] if classes[k].category == cat])
+                             for cat, n in cat_caps[place].items() if n]
+            self.later_fill.append(fill)
+            self.later_needs.append([members for j in range(step + 1, len(order))
+                                     for weights, members in self.local_factors[j]
+                                     if weights[0] == 0])
+            self.room_after.append([sum(caps[order[j]] for j in range(step + 1, len(order))
+                                        if order[j] in klass.places) for klass in classes])
+
+    def _viable(self, step: int, state: tuple[int, ...]) -> bool:
+        for need, members in self.later_fill[step]:
+            if sum(state[k] for k in members) < need:
+                return False
+        for members in self.later_needs[step]:
+            if not any(state[k] for k in members):
+                return False
+        room = self.room_after[step]
+        return all(n <= room[k] for k, n in enumerate(state) if n)
 
     def transitions(self, step: int, state: tuple[int, ...]) -> list:
+        """The ways to fill the place at ``step`` from ``state``: (next state, weight, counts
+        taken per class), only those the later places can still complete."""
         cached = self._moves[step].get(state)
         if cached is not None:
             return cached
         moves = []
+        last = step + 1 == len(self.order)
+        factors = self.local_factors[step]
+        comb = math.comb
         for ks in self._choices(step, state):
             weight: Weight = 1
             for k, n in ks.items():
-                weight *= math.comb(state[k], n)
-            for weights, members in self.local_factors[step]:
+                weight *= comb(state[k], n)
+            for weights, members in factors:
                 weight *= weights[sum(ks.get(k, 0) for k in members)]
-                if weight == 0:
+                if not weight:
                     break
-            if weight == 0:
+            if not weight:
                 continue
             new = list(state)
             for k, n in ks.items():
                 new[k] -= n
-            moves.append((tuple(new), weight, ks))
+            new = tuple(new)
+            if last or self._viable(step, new):
+                moves.append((new, weight, ks))
         self._moves[step][state] = moves
         return moves
 
     def _choices(self, step: int, state: tuple[int, ...]) -> Iterator[dict[int, int]]:
         place = self.order[step]
-        eligible = [k for k in self.eligible[step] if state[k] > 0]
-        # Classes with no later place must go here whole.
-        forced = {k: state[k] for k in eligible if self.last_step[k] == step}
-        if any(state[k] > 0 and self.last_step[k] < step
-               for k in range(len(state)) if k not in forced):
-            return
-        free = [k for k in eligible if k not in forced]
+        room = self.room_after[step]
+        eligible = set(self.eligible[step])
+        # Cards that cannot all fit in later places must go here: a lower bound per class.
+        lower: dict[int, int] = {}
+        for k, n in enumerate(state):
+            if n > room[k]:
+                if k not in eligible:
+                    return
+                lower[k] = n - room[k]
+        free = [k for k in self.eligible[step] if state[k] > lower.get(k, 0)]
+        spare = {k: state[k] - lower.get(k, 0) for k in free}
         if self.cat_caps[place] is None:
-            need = self.caps[place] - sum(forced.values())
+            need = self.caps[place] - sum(lower.values())
             if need < 0:
                 return
-            for extra in _compositions(need, free, state):
-                yield {**forced, **extra}
+            for combo in itertools.combinations_with_replacement(free, need):
+                taken = dict(lower)
+                for k in combo:
+                    taken[k] = taken.get(k, 0) + 1
+                if all(taken[k] - lower.get(k, 0) <= spare[k] for k in set(combo)):
+                    yield taken
             return
         per_category = []
         for category, cap in self.cat_caps[place].items():
             if cap == 0:
                 continue
             in_cat = [k for k in free if self.classes[k].category == category]
-            forced_here = sum(n for k, n in forced.items()
-                              if self.classes[k].category == category)
-            per_category.append(list(_compositions(cap - forced_here, in_cat, state))
-                                if cap >= forced_here else [])
+            need = cap - sum(n for k, n in lower.items() if self.classes[k].category == category)
+            per_category.append(list(_compositions(need, in_cat, spare)) if need >= 0 else [])
         for parts in itertools.product(*per_category):
-            merged = dict(forced)
+            merged = dict(lower)
             for part in parts:
-                merged.update(part)
+                merged = _combine(merged, part)
             yield merged
 
     def ways(self, step: int, state: tuple[int, ...]) -> Weight:
@@ -356,7 +397,14 @@ def _divide(weight: Weight, n: int) -> Weight:
     return int(quotient) if quotient.denominator == 1 else quotient
 
 
-def _compositions(total: int, classes: list[int], state: tuple[int, ...]
+def _combine(base: dict[int, int], extra: dict[int, int]) -> dict[int, int]:
+    merged = dict(base)
+    for k, n in extra.items():
+        merged[k] = merged.get(k, 0) + n
+    return merged
+
+
+def _compositions(total: int, classes: list[int], state: Mapping[int, int] | Sequence[int]
                   ) -> Iterator[dict[int, int]]:
     """Every way to take ``total`` cards from the classes, at most ``state[k]`` from class k."""
     if total == 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 
 from .edition import Card, Edition
 
@@ -20,6 +21,9 @@ FACE_UP = "face-up"
 
 @dataclass(frozen=True)
 class Deal:
+    """Where every card went. Seat 0 is the first seat after the dealer (it gets any extra
+    card); ``face_down`` pairs each pile's place name with its card."""
+
     edition: Edition
     envelope: tuple[Card, ...]
     hands: tuple[tuple[Card, ...], ...]
@@ -65,7 +69,8 @@ class Deal:
         if self.face_up:
             rows.append(("Face up", self.face_up))
         rows += [(f"Face down ({pile})", (card,)) for pile, card in self.face_down]
-        body = "".join(f"<tr><th>{label}</th><td>{', '.join(c.name for c in cards)}</td></tr>"
+        body = "".join(f"<tr><th>{escape(label)}</th>"
+                       f"<td>{escape(', '.join(c.name for c in cards))}</td></tr>"
                        for label, cards in rows)
         return f"<table>{body}</table>"
 
@@ -83,12 +88,25 @@ def deal(edition: Edition, players: int, seed: int | None = None,
             rng.shuffle(pile)
             chosen += pile[: edition.deal.envelope[category.id]]
     else:
-        chosen = [edition.card(c) for c in envelope]
+        if isinstance(envelope, str | Card):
+            raise ValueError("give the envelope as a list of cards, e.g. ['Plum', 'Rope', 'Hall']")
+        chosen = []
+        for given in envelope:
+            try:
+                card = edition.card(given)
+            except KeyError:
+                raise ValueError(f"{edition.name} has no card {given!r}") from None
+            if card not in edition.cards:
+                raise ValueError(f"{card.name} is not a card of {edition.name}")
+            if card in chosen:
+                raise ValueError(f"{card.name} is named twice for the envelope")
+            chosen.append(card)
         for category in edition.categories:
             count = sum(1 for c in chosen if c.category == category.id)
             if count != edition.deal.envelope[category.id]:
                 raise ValueError(f"the envelope needs {edition.deal.envelope[category.id]} "
                                  f"{category.name} card(s), got {count}")
+        chosen.sort(key=edition.cards.index)  # category order, as a random envelope has
     rest = [c for c in edition.cards if c not in chosen]
     rng.shuffle(rest)
     face_down = tuple(zip(edition.deal.face_down_places, rest[: edition.deal.face_down],

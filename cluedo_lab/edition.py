@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -219,18 +220,18 @@ class Edition:
     def envelope_size(self) -> int:
         return sum(self.deal.envelope.values())
 
+    @property
+    def dealt_count(self) -> int:
+        """Cards left for hands and face-up spares once the envelope and face-down piles are out."""
+        return len(self.cards) - self.envelope_size - self.deal.face_down
+
     def hand_sizes(self, players: int) -> tuple[int, ...]:
         """Hand sizes in deal order (the first seat is the one after the dealer)."""
         self.check_players(players)
-        dealt = len(self.cards) - self.envelope_size - self.deal.face_down
-        base, extra = divmod(dealt, players)
-        if self.deal.spares == "uneven":
-            return tuple(base + (1 if seat < extra else 0) for seat in range(players))
-        return (base,) * players
+        return _hand_sizes(self.dealt_count, players, self.deal.spares)
 
     def face_up_count(self, players: int) -> int:
-        dealt = len(self.cards) - self.envelope_size - self.deal.face_down
-        return dealt - sum(self.hand_sizes(players))
+        return self.dealt_count - sum(self.hand_sizes(players))
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
@@ -241,12 +242,82 @@ class Edition:
     def __repr__(self) -> str:
         return f"Edition({self.id!r})"
 
+    # -- display ----------------------------------------------------------------------------
+    def deck_table(self) -> Table:
+        """The deck by category; each card shows its printed features, which some actions use."""
+        rows = []
+        for category in self.categories:
+            names = []
+            for card in category.cards:
+                marks = ", ".join(card.features[f] for f in self.features if f in card.features)
+                names.append(f"{card.name} ({marks})" if marks else card.name)
+            rows.append((f"{category.name} ({len(category.cards)})", ", ".join(names)))
+        return Table(("Category", "Cards"), tuple(rows),
+                     title=f"{self.name} ({self.publisher} {self.year}): {self.id}")
+
+    def assumptions_table(self) -> Table:
+        """The facts this file chose because its rule book does not give them, with sources."""
+        rows = tuple((a.about, a.choice, a.source) for a in self.assumptions)
+        return Table(("about", "choice", "source"), rows, title=f"Assumptions of {self.id}")
+
     def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><th>{c.name}</th><td>{', '.join(card.name for card in c.cards)}</td></tr>"
-            for c in self.categories
-        )
-        return f"<b>{self.name}</b> ({self.publisher} {self.year})<table>{rows}</table>"
+        return self.deck_table()._repr_html_()
+
+
+@dataclass(frozen=True)
+class Table:
+    """A small table for notebooks: HTML in Jupyter and aligned text as its repr, so that a
+    notebook's stored text output stays readable and stable under nbval."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    title: str = ""
+
+    def __repr__(self) -> str:
+        lines = (self.header, *self.rows)
+        widths = [max(len(row[i]) for row in lines) for i in range(len(self.header))]
+
+        def fmt(row: tuple[str, ...]) -> str:
+            return "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+
+        out = [self.title] if self.title else []
+        out += [fmt(self.header), fmt(tuple("-" * w for w in widths))]
+        out += [fmt(row) for row in self.rows]
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{escape(c)}</th>" for c in self.header)
+        body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+                       for row in self.rows)
+        title = f"<b>{escape(self.title)}</b>" if self.title else ""
+        return f"{title}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def overview(editions: Iterable[Edition] | None = None) -> Table:
+    """One row per edition: the deck's shape and the hands of every legal player count."""
+    rows = []
+    for edition in all_editions() if editions is None else editions:
+        shape = "/".join(str(len(c.cards)) for c in edition.categories)
+        deals = []
+        for players in range(edition.min_players, edition.max_players + 1):
+            text = f"{players}: " + "-".join(str(n) for n in edition.hand_sizes(players))
+            if edition.face_up_count(players):
+                text += f" +{edition.face_up_count(players)} up"
+            if edition.deal.face_down:
+                text += f" +{edition.deal.face_down} down"
+            deals.append(text)
+        rows.append((edition.id, str(edition.year), edition.family,
+                     f"{edition.min_players}-{edition.max_players}", shape, "; ".join(deals)))
+    return Table(("edition", "year", "family", "players", "deck", "hands by player count"),
+                 tuple(rows))
+
+
+def _hand_sizes(dealt: int, players: int, spares: str) -> tuple[int, ...]:
+    """``dealt`` cards over ``players`` seats: extra cards to the first seats, or left face up."""
+    base, extra = divmod(dealt, players)
+    if spares == "uneven":
+        return tuple(base + (1 if seat < extra else 0) for seat in range(players))
+    return (base,) * players
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,6 +335,9 @@ MODES = ("standard", "one-against-all")
 ACTION_KINDS = ("suggest-any", "suggest-current", "snoop", "all-snoop", "super-sleuth",
                 "private-tip")
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+# Features become fields of each card, so they are named like the other fields (snake_case).
+FEATURE_PATTERN = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+CARD_FIELDS = frozenset({"id", "name", "aliases"})
 
 TOP_LEVEL = {"schema", "id", "name", "publisher", "year", "family", "rule_book", "extends",
              "description", "categories", "features", "players", "deal", "question",
@@ -313,7 +387,8 @@ class _Reader:
                  required: bool = True, default: int | None = None) -> int:
         value = self.get(data, key, path, int, required=required, default=default)
         if value < minimum:
-            raise self.fail(f"{path}.{key}", f"expected an integer >= {minimum}, got {value}")
+            raise self.fail(f"{path}.{key}" if path else key,
+                            f"expected an integer >= {minimum}, got {value}")
         return value
 
     def ident(self, data: dict, key: str, path: str) -> str:
@@ -357,13 +432,13 @@ def _read_toml(path: Path) -> dict:
 
 def load_edition(ref: str | Path, *, directory: Path | None = None) -> Edition:
     """Load an edition by id (``"cluedo-classic-1949"``) or by the path of a TOML file."""
-    path = _resolve(ref, directory)
-    return _load(path.resolve(), ())
+    path = _resolve(ref, directory).resolve()
+    return _build(_layered(path, ()), path.name, _Reader(path.name))
 
 
 def _resolve(ref: str | Path, directory: Path | None) -> Path:
     path = Path(ref)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or path.is_file():
         return path
     folder = directory or EDITIONS_DIR
     candidate = folder / f"{ref}.toml"
@@ -373,31 +448,45 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     return candidate
 
 
-def _load(path: Path, chain: tuple[Path, ...]) -> Edition:
+def _layered(path: Path, chain: tuple[Path, ...]) -> dict:
+    """The file's tables laid over those of the edition it ``extends`` (recursively).
+
+    The base must load on its own first, so a mistake in it is reported against the base file,
+    not against every variant of it. ``chain`` holds the files that extend this one.
+    """
     raw = _read_toml(path)
-    source = path.name
-    reader = _Reader(source)
-    reader.table(raw, "", TOP_LEVEL)
-    if "extends" in raw:
-        base_id = reader.get(raw, "extends", "", str)
-        base_path = _resolve(base_id, path.parent)
-        if base_path.resolve() in chain + (path,):
-            raise reader.fail("extends", f"circular: {base_id!r} extends this file again")
-        base_raw = _read_toml(base_path.resolve())
-        # Resolve the base's own `extends` first, then lay this file over it.
-        while "extends" in base_raw:
-            parent = _resolve(base_raw["extends"], base_path.parent).resolve()
-            if parent in chain + (path, base_path.resolve()):
-                raise reader.fail("extends", "circular chain of 'extends'")
-            parent_raw = _read_toml(parent)
-            base_raw = _merge(parent_raw, {k: v for k, v in base_raw.items() if k != "extends"})
-        raw = _merge({k: v for k, v in base_raw.items() if k not in ("assumptions",)},
-                     raw) | {"assumptions": base_raw.get("assumptions", []) +
-                             raw.get("assumptions", [])}
-    return _build(raw, source, reader)
+    r = _Reader(path.name)
+    r.table(raw, "", TOP_LEVEL)
+    if "extends" not in raw:
+        return raw
+    base_id = r.ident(raw, "extends", "")
+    base_path = (path.parent / f"{base_id}.toml").resolve()
+    if base_path == path or base_path in chain:
+        loop = " -> ".join(p.name for p in (*chain, path, base_path))
+        raise r.fail("extends", f"circular: {loop}")
+    if not base_path.is_file():
+        known = ", ".join(edition_ids(path.parent))
+        raise r.fail("extends", f"no edition {base_id!r} next to this file; known: {known}")
+    base = _layered(base_path, (*chain, path))
+    _build(base, base_path.name, _Reader(base_path.name))
+    own_id = r.ident(raw, "id", "")
+    if own_id == base.get("id"):
+        raise r.fail("id", f"a variant needs its own id, not its base's {own_id!r}")
+    own_assumptions = r.get(raw, "assumptions", "", list, required=False, default=[])
+    merged = _merge({k: v for k, v in base.items() if k != "assumptions"}, raw)
+    merged["assumptions"] = _merge_assumptions(base.get("assumptions", []), own_assumptions)
+    return merged
+
+
+def _merge_assumptions(base: list, own: list) -> list:
+    """Inherited assumptions, with any the variant restates (same ``about``) replaced by its own."""
+    restated = {a.get("about"): a for a in own if isinstance(a, dict)}
+    kept = [restated.pop(a["about"], a) for a in base]
+    return kept + [a for a in own if not isinstance(a, dict) or a.get("about") in restated]
 
 
 def _build(raw: dict, source: str, r: _Reader) -> Edition:
+    """Check every field, then build the edition: an error leaves no half-made object behind."""
     schema = r.get(raw, "schema", "", int)
     if schema != SCHEMA_VERSION:
         raise r.fail("schema", f"expected {SCHEMA_VERSION}, got {schema}")
@@ -411,31 +500,48 @@ def _build(raw: dict, source: str, r: _Reader) -> Edition:
     mode = r.choice(raw, "mode", "", MODES, required=False, default="standard")
 
     features = _features(raw, r)
+    # Check features against the declared categories before reading cards, so a misspelt
+    # feature category is reported there and not as an unknown field on every card.
+    declared = [c.get("id") for c in r.get(raw, "categories", "", list) if isinstance(c, dict)]
+    for feature in features.values():
+        if feature.category not in declared:
+            raise r.fail(f"features.{feature.id}.category",
+                         f"expected one of the categories {declared}, got {feature.category!r}")
     categories = _categories(raw, r, features)
     category_ids = [c.id for c in categories]
-    for feature in features.values():
-        if feature.category not in category_ids:
-            raise r.fail(f"features.{feature.id}.category",
-                         f"expected one of the categories {category_ids}, "
-                         f"got {feature.category!r}")
 
     players = r.table(r.get(raw, "players", "", dict), "players", {"min", "max"})
-    min_players = r.positive(players, "min", "players")
-    max_players = r.positive(players, "max", "players")
+    min_players = r.positive(players, "min", "players", minimum=2)
+    max_players = r.positive(players, "max", "players", minimum=2)
     if max_players < min_players:
         raise r.fail("players.max", f"expected at least players.min ({min_players})")
 
     deal = _deal(raw, r, category_ids, categories)
-    question = _question(raw, r, len(categories))
+    question = _question(raw, r, categories)
     accusation = _accusation(raw, r)
     turns = r.table(r.get(raw, "turns", "", dict), "turns", {"first"})
     first = r.choice(turns, "first", "turns", FIRST)
     dice = _dice(raw, r)
     board = r.get(raw, "board", "", str, required=False)
+    if family == "card":
+        for key in ("board", "dice"):
+            if key in raw:
+                raise r.fail(key, "a card game (family = 'card') has no board and no dice")
+    elif board is None:
+        raise r.fail("board", "missing; a board game (family = 'board') names its board")
     actions, action_hand = _actions(raw, r, features, category_ids)
+    if mode == "one-against-all" and not actions:
+        raise r.fail("mode", "one-against-all needs an action deck: its end is the fugitive's "
+                     "escape")
     assumptions = _assumptions(raw, r)
 
-    edition = Edition(
+    dealt = sum(len(c.cards) for c in categories) - sum(deal.envelope.values()) - deal.face_down
+    for count in range(min_players, max_players + 1):
+        if min(_hand_sizes(dealt, count, deal.spares)) < 1:
+            raise r.fail("players.max", f"with {count} players some hands would be empty: "
+                         f"only {dealt} cards are dealt")
+
+    return Edition(
         id=edition_id, name=name, publisher=publisher, year=year, family=family,
         rule_book=rule_book, categories=categories, features=features,
         min_players=min_players, max_players=max_players, deal=deal, question=question,
@@ -443,12 +549,6 @@ def _build(raw: dict, source: str, r: _Reader) -> Edition:
         action_hand=action_hand, mode=mode, assumptions=assumptions,
         extends=raw.get("extends"), source=source, description=description,
     )
-    for players_count in range(min_players, max_players + 1):
-        sizes = edition.hand_sizes(players_count)
-        if min(sizes) < 1:
-            raise r.fail("players.max", f"with {players_count} players some hands would be "
-                         f"empty ({len(edition.cards)} cards)")
-    return edition
 
 
 def _features(raw: dict, r: _Reader) -> dict[str, Feature]:
@@ -456,8 +556,9 @@ def _features(raw: dict, r: _Reader) -> dict[str, Feature]:
     features: dict[str, Feature] = {}
     for feature_id, spec in table.items():
         path = f"features.{feature_id}"
-        if not ID_PATTERN.match(feature_id):
-            raise r.fail(path, "expected a lower-case id as the feature name")
+        if not FEATURE_PATTERN.match(feature_id) or feature_id in CARD_FIELDS:
+            raise r.fail(path, "expected a lower-case field name like 'north_south' (not "
+                         f"{sorted(CARD_FIELDS)}) as the feature name")
         r.table(spec, path, {"category", "values", "description"})
         values = r.get(spec, "values", path, list)
         if not values or not all(isinstance(v, str) for v in values):
@@ -496,10 +597,14 @@ def _categories(raw: dict, r: _Reader, features: dict[str, Feature]) -> tuple[Ca
                 raise r.fail(f"{card_path}.id",
                              f"duplicate card {card.id!r} (also at {seen_ids[card.id]})")
             seen_ids[card.id] = card_path
-            for key in (card.id, card.name, *card.aliases):
+            labels = [("id", card.id), ("name", card.name)]
+            labels += [("aliases", alias) for alias in card.aliases]
+            for label, key in labels:
                 k = normalize(key)
+                if not k:
+                    raise r.fail(f"{card_path}.{label}", f"{key!r} has no letters or digits")
                 if k in seen_names and seen_names[k] != card_path:
-                    raise r.fail(f"{card_path}.name", f"duplicate card name {key!r} "
+                    raise r.fail(f"{card_path}.{label}", f"duplicate card name {key!r} "
                                  f"(also at {seen_names[k]})")
                 seen_names[k] = card_path
             cards.append(card)
@@ -509,7 +614,7 @@ def _categories(raw: dict, r: _Reader, features: dict[str, Feature]) -> tuple[Ca
 
 def _card(spec: Any, path: str, category: str, features: dict[str, Feature],
           r: _Reader) -> Card:
-    r.table(spec, path, {"id", "name", "aliases", *features})
+    r.table(spec, path, {*CARD_FIELDS, *features})
     card_id = r.ident(spec, "id", path)
     name = r.get(spec, "name", path, str)
     aliases = r.get(spec, "aliases", path, list, required=False, default=[])
@@ -540,20 +645,30 @@ def _deal(raw: dict, r: _Reader, category_ids: list[str],
                          f"expected 1 to {len(category.cards) - 1}, got {count}")
     spares = r.choice(spec, "spares", "deal", SPARES)
     face_down = r.positive(spec, "face_down", "deal", minimum=0, required=False, default=0)
+    outside = sum(len(c.cards) for c in categories) - sum(envelope.values())
+    if face_down >= outside:
+        raise r.fail("deal.face_down", f"expected fewer than the {outside} cards left once the "
+                     f"envelope is filled, got {face_down}")
     places = r.get(spec, "face_down_places", "deal", list, required=False, default=[])
-    if len(places) != face_down or not all(isinstance(p, str) for p in places):
+    if len(places) != face_down or not all(isinstance(p, str) and p for p in places):
         raise r.fail("deal.face_down_places",
                      f"expected {face_down} place names, one per face-down card")
+    if len(set(places)) != len(places):
+        raise r.fail("deal.face_down_places", "place names repeat; each pile needs its own")
     return DealRules({c: envelope[c] for c in category_ids}, spares, face_down, tuple(places))
 
 
-def _question(raw: dict, r: _Reader, categories: int) -> QuestionRules:
+def _question(raw: dict, r: _Reader, categories: tuple[Category, ...]) -> QuestionRules:
     spec = r.table(r.get(raw, "question", "", dict), "question",
                    {"items", "form", "place", "answer", "reenter_to_repeat"})
     items = r.positive(spec, "items", "question")
     form = r.choice(spec, "form", "question", FORMS)
-    if form == "one-per-category" and items != categories:
-        raise r.fail("question.items", f"a one-per-category question names {categories} items")
+    if form == "one-per-category" and items != len(categories):
+        raise r.fail("question.items",
+                     f"a one-per-category question names {len(categories)} items, not {items}")
+    deck = sum(len(c.cards) for c in categories)
+    if items > deck:
+        raise r.fail("question.items", f"the deck has only {deck} cards, not {items}")
     return QuestionRules(
         items=items, form=form, place=r.choice(spec, "place", "question", PLACES),
         answer=r.choice(spec, "answer", "question", ANSWERS, required=False,
@@ -583,9 +698,17 @@ def _dice(raw: dict, r: _Reader) -> Dice | None:
     count = r.positive(spec, "count", "dice")
     sides = r.positive(spec, "sides", "dice", minimum=2, required=False, default=6)
     icons = r.get(spec, "icon_faces", "dice", list, required=False, default=[])
-    if not all(isinstance(f, int) and 1 <= f <= sides for f in icons):
-        raise r.fail("dice.icon_faces", f"expected face numbers from 1 to {sides}")
+    if not all(type(f) is int and 1 <= f <= sides for f in icons) or len(set(icons)) < len(icons):
+        raise r.fail("dice.icon_faces", f"expected distinct face numbers from 1 to {sides}")
     return Dice(count, sides, tuple(icons))
+
+
+ACTION_FIELDS: dict[str, set[str]] = {
+    "suggest-any": set(), "suggest-current": set(), "snoop": set(),
+    "all-snoop": {"direction"},
+    "super-sleuth": {"feature", "value"},
+    "private-tip": {"feature", "value", "all", "category"},
+}
 
 
 def _actions(raw: dict, r: _Reader, features: dict[str, Feature],
@@ -595,24 +718,33 @@ def _actions(raw: dict, r: _Reader, features: dict[str, Feature],
     spec = r.table(r.get(raw, "actions", "", dict), "actions", {"hand", "cards"})
     hand = r.positive(spec, "hand", "actions")
     kinds = []
-    for index, item in enumerate(r.get(spec, "cards", "actions", list)):
+    items = r.get(spec, "cards", "actions", list)
+    if not items:
+        raise r.fail("actions.cards", "expected at least one kind of action card")
+    for index, item in enumerate(items):
         path = f"actions.cards[{index}]"
-        r.table(item, path, {"kind", "count", "direction", "feature", "value", "category",
-                             "all"})
+        r.table(item, path, {"kind", "count", *set().union(*ACTION_FIELDS.values())})
         kind = r.choice(item, "kind", path, ACTION_KINDS)
         count = r.positive(item, "count", path)
-        direction = feature = value = category = None
         every = False
+        allowed = ACTION_FIELDS[kind]
+        if kind == "private-tip":
+            every = r.get(item, "all", path, bool, required=False, default=False)
+            allowed = {"all", "category"} if every else {"all", "feature", "value"}
+        # A field the kind does not use is a mistake, not something to ignore silently.
+        stray = sorted(set(item) - {"kind", "count"} - allowed)
+        if stray:
+            raise r.fail(f"{path}.{stray[0]}", f"not used by a {kind} card"
+                         + (" with all = true" if every else ""))
+        direction = feature = value = category = None
         if kind == "all-snoop":
             direction = r.choice(item, "direction", path, ("left", "right"))
-        if kind in ("super-sleuth", "private-tip"):
-            every = r.get(item, "all", path, bool, required=False, default=False)
-            if kind == "private-tip" and every:
-                category = r.choice(item, "category", path, category_ids)
-            else:
-                feature = r.choice(item, "feature", path, list(features))
-                value = r.choice(item, "value", path, features[feature].values)
-                category = features[feature].category
+        elif every:
+            category = r.choice(item, "category", path, category_ids)
+        elif kind in ("super-sleuth", "private-tip"):
+            feature = r.choice(item, "feature", path, list(features))
+            value = r.choice(item, "value", path, features[feature].values)
+            category = features[feature].category
         kinds.append(ActionCardKind(kind, count, direction, feature, value, category, every))
     return tuple(kinds), hand
 
@@ -637,4 +769,5 @@ def edition_ids(directory: Path | None = None) -> list[str]:
 
 
 def all_editions() -> list[Edition]:
+    """Every shipped edition, in id order."""
     return [load_edition(edition_id) for edition_id in edition_ids()]

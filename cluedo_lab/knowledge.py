@@ -195,7 +195,14 @@ class Knowledge:
                                  f"text-align:center'>{_cell(prob)}</td>")
                 rows.append(f"<tr><td>{card.name}</td>{''.join(cells)}</tr>")
         return (f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
-                f"<p>{self.consistent_deals:,} consistent deals</p>")
+                f"<p>{format_weight(self.consistent_deals)} consistent deals</p>")
+
+
+def format_weight(value: int | Fraction) -> str:
+    """A deal count with thousands separators; a weight (non-uniform model) as a fraction."""
+    if isinstance(value, int) or Fraction(value).denominator == 1:
+        return f"{int(value):,}"
+    return f"{Fraction(value)} (weighted)"
 
 
 def _short(place: str) -> str:

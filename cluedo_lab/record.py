@@ -8,6 +8,7 @@ record raises one :class:`~cluedo_lab.errors.RecordError` naming the event by it
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -251,7 +252,9 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Record:
-        return _Parser(data).record()
+        """Parse and validate; the record keeps its own copy, so later changes to ``data``
+        do not reach it."""
+        return _Parser(copy.deepcopy(data)).record()
 
     def __repr__(self) -> str:
         who = f"observer={self.observer!r}" if self.observer else "public"
@@ -453,14 +456,16 @@ class _Parser:
             self._player(raw["by"], "by")
         return getattr(self, method)(raw)
 
-    def _seen_card(self, raw: Mapping, viewers: Sequence[str], key: str = "card"
-                   ) -> Card | None:
+    def _seen_card(self, raw: Mapping, viewers: Sequence[str], key: str = "card",
+                   field: str | None = None) -> Card | None:
+        field = field or key
         if raw.get(key) is None:
             return None
-        card = self._card(raw[key], key)
+        card = self._card(raw[key], field)
         if self.observer not in viewers:
             who = self.observer or "nobody (public record)"
-            raise self.fail(f"the observer, {who}, could not have seen which card it was", key)
+            raise self.fail(f"the observer, {who}, could not have seen which card it was",
+                            field)
         return card
 
     def _named(self, raw: Mapping, key: str, arity_rule: str) -> tuple[Card, ...]:
@@ -533,6 +538,8 @@ class _Parser:
         if direction not in ("left", "right"):
             raise self.fail("expected 'left' or 'right'", "all_snoop")
         seen_from = None
+        if raw.get("from") is not None:
+            self._player(raw["from"], "from")
         if self.observer is not None:
             # Hands go towards `direction`, so each player receives from the other side.
             seen_from = self.record_so_far.neighbour(
@@ -565,8 +572,10 @@ class _Parser:
         if not isinstance(showed_raw, Mapping) or not isinstance(nothing, list):
             raise self.fail("'showed' maps players to cards; 'nothing' lists players",
                             "showed")
-        for name in list(showed_raw) + nothing:
+        for name in showed_raw:
             self._player(name, "showed")
+        for name in nothing:
+            self._player(name, "nothing")
         opponents = [n for n in self.names if n != by]
         answered = list(showed_raw) + list(nothing)
         if sorted(answered) != sorted(opponents):
@@ -578,7 +587,8 @@ class _Parser:
                 continue
             card = None
             if showed_raw[name] is not None:
-                card = self._seen_card({"card": showed_raw[name]}, [by, name])
+                card = self._seen_card({"card": showed_raw[name]}, [by, name],
+                                       field="showed")
                 if card.features.get(feature) != value:
                     raise self.fail(f"{card.name} is not a {value} card", "showed")
             showed.append((name, card))

@@ -1,0 +1,106 @@
+"""Benchmark: a full knowledge update (count + every card × place probability + envelope).
+
+Positions come from seeded simulated games of every edition and player count, early (2
+events), middle (8) and late (20), seen from seat 1. Times are reported as p50/p99 and as a
+ratio to a plain baseline measured in the same process (a fixed pure-Python loop), so figures
+from different machines can be compared. Also timed: ranking every legal question by exact
+expected information gain in the classic game.
+
+    python benchmarks/run.py            # full run (a few minutes)
+    python benchmarks/run.py --quick    # fewer seeds
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cluedo_lab.advice import rank_questions  # noqa: E402
+from cluedo_lab.edition import all_editions, load_edition  # noqa: E402
+from cluedo_lab.knowledge import Knowledge  # noqa: E402
+from cluedo_lab.record import Record  # noqa: E402
+from cluedo_lab.simulate import simulate  # noqa: E402
+
+STAGES = {"early": 2, "middle": 8, "late": 20}
+
+
+def baseline() -> float:
+    """Seconds for a fixed pure-Python workload: the yardstick for the ratios."""
+    runs = []
+    for _ in range(5):
+        start = time.perf_counter()
+        total = 0
+        for i in range(200_000):
+            total += i * i % 7
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def time_update(record: Record) -> float:
+    start = time.perf_counter()
+    Knowledge(record)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seeds", type=int, default=None)
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "latest.json"))
+    args = parser.parse_args()
+    seeds = args.seeds or (3 if args.quick else 10)
+    base = baseline()
+    print(f"baseline loop: {base * 1000:.1f} ms")
+    rows = []
+    print(f"{'edition':44} {'n':>2} {'stage':>6} {'p50 ms':>8} {'p99 ms':>8} {'p99/base':>8}")
+    for edition in all_editions():
+        low = max(edition.min_players, 3) if edition.max_players >= 3 else edition.min_players
+        for players in range(low, edition.max_players + 1):
+            times: dict[str, list[float]] = {stage: [] for stage in STAGES}
+            for seed in range(seeds):
+                game = simulate(edition, players, seed, events=max(STAGES.values()))
+                for stage, cut in STAGES.items():
+                    times[stage].append(time_update(Record.from_dict(game.record(cut))))
+            for stage, values in times.items():
+                p50, p99 = percentile(values, 50), percentile(values, 99)
+                rows.append({"edition": edition.id, "players": players, "stage": stage,
+                             "p50_ms": p50 * 1000, "p99_ms": p99 * 1000,
+                             "p99_over_baseline": p99 / base})
+                print(f"{edition.id:44} {players:>2} {stage:>6} {p50 * 1000:8.1f} "
+                      f"{p99 * 1000:8.1f} {p99 / base:8.2f}")
+    every = [r["p99_ms"] for r in rows]
+    print(f"worst p99: {max(every):.1f} ms over {len(rows)} edition/player/stage cells")
+
+    classic = load_edition("cluedo-classic-1949")
+    advice = []
+    print("\nRanking all 324 classic questions by expected information gain:")
+    for players in range(3, 7):
+        game = simulate(classic, players, 1, events=max(STAGES.values()))
+        for stage, cut in STAGES.items():
+            knowledge = Knowledge(Record.from_dict(game.record(cut)))
+            start = time.perf_counter()
+            ranked = rank_questions(knowledge)
+            seconds = time.perf_counter() - start
+            advice.append({"players": players, "stage": stage, "seconds": seconds,
+                           "questions": len(ranked), "over_baseline": seconds / base})
+            print(f"  {players} players {stage:>6}: {seconds:6.2f} s")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"baseline_ms": base * 1000, "seeds": seeds,
+                                          "updates": rows, "advice": advice}, indent=1))
+    print(f"\nwritten to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
