@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import constraints as cons
-from .counting import solve
+from .counting import answer_distribution
 from .edition import Card
-from .record import Suggest
 
 
 def entropy(distribution: Iterable[Fraction]) -> float:
-    """Shannon entropy in bits of a distribution given by its probabilities."""
-    return -sum(float(p) * math.log2(p) for p in distribution if p)
+    """Shannon entropy in bits of a distribution given by its probabilities. The terms are
+    added in sorted order, so equal distributions give equal floats whatever their labels."""
+    return -math.fsum(sorted(float(p) * math.log2(p) for p in distribution if p))
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class _Advisor:
             raise ValueError("give the asker: a public record has no observer")
         if self.asker not in self.record.player_names:
             raise KeyError(f"{self.asker!r} is not a player")
-        self.base = knowledge.constraints()
+        self.problem = cons.problem(self.record, knowledge.constraints())
         self.total = knowledge.consistent_deals
         self.before = entropy(knowledge.envelope_distribution().values())
         solution = knowledge._solution
@@ -127,31 +127,27 @@ class _Advisor:
 
     def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
         record = self.record
-        cards = tuple(record.edition.card(c) for c in named)
         order = record.answer_order(self.asker)
-        sees = record.observer == self.asker
-        position = len(record.events) + 1
-        candidates: list[Suggest] = []
-        for j, refuter in enumerate(order):
-            passed = order[:j]
-            if sees:
-                candidates += [Suggest(position, {}, cards, self.asker, passed, refuter, card)
-                               for card in cards]
-            else:
-                candidates.append(Suggest(position, {}, cards, self.asker, passed, refuter))
-        candidates.append(Suggest(position, {}, cards, self.asker, order, None))
-        outcomes: list[Outcome] = []
+        joint = answer_distribution(self.problem, order, named,
+                                    sees_card=record.observer == self.asker)
+        outcomes = []
         expected = 0.0
-        for event in candidates:
-            extra = cons.event_constraints(record, event, "refuter-uniform")
-            solution = solve(cons.problem(record, self.base + extra), marginals=False)
-            if solution.total == 0:
+        for answer, envelopes in joint.items():
+            mass = sum(envelopes.values())
+            if not mass:
                 continue
-            p = Fraction(solution.total) / self.total
-            after = entropy(Fraction(w) / solution.total for w in solution.envelope.values())
+            p = Fraction(mass) / self.total
+            after = entropy(Fraction(w) / mass for w in envelopes.values())
             expected += float(p) * after
-            outcomes.append(Outcome(event.passed, event.shown_by,
-                                    event.card.id if event.card else None, p, after))
+            if answer is None:
+                outcomes.append(Outcome(order, None, None, p, after))
+            else:
+                who = answer[0]
+                passed = order[:order.index(who)]
+                card = answer[1] if len(answer) > 1 else None
+                outcomes.append(Outcome(passed, who, card, p, after))
+        outcomes.sort(key=lambda o: (order.index(o.shown_by) if o.shown_by else len(order),
+                                     named.index(o.card) if o.card else -1))
         return expected, outcomes
 
 

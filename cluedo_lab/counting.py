@@ -100,10 +100,44 @@ class _Class:
     factors: frozenset[int]
 
 
-def solve(problem: Problem, envelope: str | None = "envelope",
-          want_envelope: bool = True, marginals: bool = True) -> Solution:
-    """Count the consistent deals, every card × place weight (``marginals``) and, if
-    ``envelope`` names a place with ``per_category``, the weight of each envelope content."""
+@dataclass
+class _Prepared:
+    """A problem reduced for the DP: fixed cards set aside, classes formed, places ordered."""
+
+    places: list[Place]
+    fixed: dict[str, int]
+    constant: Weight
+    classes: list[_Class]
+    order: list[int]
+    dp: _PlaceDP
+    start: tuple[int, ...]
+    env_index: int | None
+    categories: Mapping[str, str]
+
+    def envelope_choices(self) -> Iterator[tuple[tuple[int, ...], Weight, dict[int, int]]]:
+        """(state after the envelope, weight, classes taken) for every way to fill it."""
+        if self.order and self.order[0] == self.env_index:
+            yield from self.dp.transitions(0, self.start)
+
+    def envelope_cards(self, ks: Mapping[int, int]) -> list[tuple[tuple[str, ...], Fraction]]:
+        """The envelopes a choice of classes stands for, each with its equal share."""
+        env = self.places[self.env_index]
+        rank = {c: i for i, c in enumerate(env.per_category)}
+        fixed_here = [c for c, w in self.fixed.items() if w == self.env_index]
+        pools = [list(itertools.combinations(self.classes[k].members, n))
+                 for k, n in ks.items() if n]
+        ways = math.prod(len(pool) for pool in pools)
+        out = []
+        for combo in itertools.product(*pools):
+            chosen = fixed_here + [c for part in combo for c in part]
+            key = tuple(sorted(chosen, key=lambda c: rank[self.categories[c]]))
+            out.append((key, Fraction(1, ways)))
+        return out
+
+
+def _prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] = frozenset(),
+             first: Sequence[str] = ()) -> _Prepared | None:
+    """Steps 1-4 of counting; None when no deal can exist."""
     places = list(problem.places)
     index = {p.name: i for i, p in enumerate(places)}
     cards = list(problem.categories)
@@ -120,21 +154,22 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         for card in cards:
             if card in fixed:
                 continue
+            category = problem.categories[card]
             options = {i for i in allowed[card] if caps[i] > 0 and
-                       (cat_caps[i] is None or cat_caps[i].get(problem.categories[card], 0) > 0)}
+                       (cat_caps[i] is None or cat_caps[i].get(category, 0) > 0)}
             allowed[card] = options
             if not options:
-                return Solution(0)
+                return None
             if len(options) == 1:
                 (where,) = options
                 fixed[card] = where
                 caps[where] -= 1
                 if cat_caps[where] is not None:
-                    cat_caps[where][problem.categories[card]] -= 1
-                    if cat_caps[where][problem.categories[card]] < 0:
-                        return Solution(0)
+                    cat_caps[where][category] -= 1
+                    if cat_caps[where][category] < 0:
+                        return None
                 if caps[where] < 0:
-                    return Solution(0)
+                    return None
                 changed = True
 
     # 2. Substitute fixed cards into the factors; constant factors become a multiplier.
@@ -148,42 +183,57 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         if len(set(weights)) == 1:
             constant *= weights[0]
             if constant == 0:
-                return Solution(0)
+                return None
             continue
         live_factors.append((where, live, weights))
 
-    # 3. Interchangeable cards form classes.
+    # 3. Interchangeable cards form classes (cards to ``distinguish`` stay on their own).
     groups: dict[tuple, list[str]] = defaultdict(list)
     for card in cards:
         if card in fixed:
             continue
         member_of = frozenset(i for i, (_, live, _) in enumerate(live_factors) if card in live)
-        groups[(problem.categories[card], frozenset(allowed[card]), member_of)].append(card)
+        alone = card if card in distinguish else None
+        groups[(problem.categories[card], frozenset(allowed[card]), member_of, alone)].append(
+            card)
     classes = [_Class(cat, tuple(members), places_, fs)
-               for (cat, places_, fs), members in groups.items()]
+               for (cat, places_, fs, _), members in groups.items()]
 
-    # 4. Order places: the envelope first (its choices give the envelope distribution), the
-    #    place with most classes last (the last place takes what is left: no enumeration).
+    # 4. Order places: the envelope first (its choices give the envelope distribution), then
+    #    any places asked for (``first``, in order), then the rest by how many classes may go
+    #    there: the last place takes what is left, with no enumeration.
     open_places = [i for i in range(len(places)) if caps[i] > 0]
     env_index = index.get(envelope) if envelope is not None else None
-    rest = [i for i in open_places if i != env_index]
+    leading = [index[name] for name in first if index[name] in open_places]
+    rest = [i for i in open_places if i != env_index and i not in leading]
     rest.sort(key=lambda i: sum(1 for k in classes if i in k.places))
-    order = ([env_index] if env_index in open_places else []) + rest
+    order = ([env_index] if env_index in open_places else []) + leading + rest
 
     dp = _PlaceDP(classes, order, caps, cat_caps, live_factors)
     start = tuple(len(k.members) for k in classes)
-    total_open = dp.ways(0, start)
-    solution = Solution(total_open * constant)
+    return _Prepared(places, fixed, constant, classes, order, dp, start, env_index,
+                     problem.categories)
+
+
+def solve(problem: Problem, envelope: str | None = "envelope",
+          want_envelope: bool = True, marginals: bool = True) -> Solution:
+    """Count the consistent deals, every card × place weight (``marginals``) and, if
+    ``envelope`` names a place with ``per_category``, the weight of each envelope content."""
+    prep = _prepare(problem, envelope)
+    if prep is None:
+        return Solution(0)
+    dp, start, constant, places, order = prep.dp, prep.start, prep.constant, prep.places, \
+        prep.order
+    solution = Solution(dp.ways(0, start) * constant)
     if solution.total == 0:
         return solution
 
     # 5. Marginals by a forward pass over the same transitions.
     if marginals:
-        for card, where in fixed.items():
+        for card, where in prep.fixed.items():
             solution.cell[(card, places[where].name)] = solution.total
-        per_class = dp.class_weights(start)
-        for (step, k), weight in per_class.items():
-            klass = classes[k]
+        for (step, k), weight in dp.class_weights(start).items():
+            klass = prep.classes[k]
             share = _divide(weight * constant, len(klass.members))
             for member in klass.members:
                 key = (member, places[order[step]].name)
@@ -191,23 +241,108 @@ def solve(problem: Problem, envelope: str | None = "envelope",
 
     # 6. Envelope contents from the envelope's own choices.
     fixed_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
-    for card, where in fixed.items():
+    for card, where in prep.fixed.items():
         fixed_groups[(where, problem.categories[card])].append(card)
-    solution.classes = [k.members for k in classes] + [tuple(g) for g in fixed_groups.values()]
-    if want_envelope and env_index is not None and places[env_index].per_category:
-        category_order = list(places[env_index].per_category)
-        fixed_in_env = [c for c, w in fixed.items() if w == env_index]
-        if env_index in open_places:
-            for new, weight, ks in dp.transitions(0, start):
-                after = dp.ways(1, new)
-                if after == 0:
-                    continue
-                _spread_envelope(solution, classes, ks, fixed_in_env,
-                                 weight * after * constant, problem.categories, category_order)
+    solution.classes = ([k.members for k in prep.classes]
+                        + [tuple(g) for g in fixed_groups.values()])
+    if want_envelope and prep.env_index is not None and places[prep.env_index].per_category:
+        if order and order[0] == prep.env_index:
+            choices = [(ks, weight * dp.ways(1, new)) for new, weight, ks in
+                       prep.envelope_choices()]
         else:
-            _spread_envelope(solution, classes, {}, fixed_in_env, solution.total,
-                             problem.categories, category_order)
+            choices = [({}, dp.ways(0, start))]
+        for ks, weight in choices:
+            if not weight:
+                continue
+            for key, share in prep.envelope_cards(ks):
+                value = _exact(weight * constant * share)
+                solution.envelope[key] = solution.envelope.get(key, 0) + value
     return solution
+
+
+Answer = tuple[str, str] | tuple[str] | None
+
+
+def answer_distribution(problem: Problem, answerers: Sequence[str], named: Sequence[str],
+                        sees_card: bool, envelope: str = "envelope"
+                        ) -> dict[Answer, dict[tuple[str, ...], Weight]]:
+    """The joint weight of each answer to a question and each envelope, in one pass.
+
+    ``answerers`` are asked in order; the first holding any ``named`` card shows one, chosen
+    uniformly among those held (weight 1/k). The answer is ``(player, card)`` when the asker
+    sees the card, ``(player,)`` otherwise, and ``None`` when nobody can show. The named cards
+    are kept out of classes so the DP knows exactly which of them each hand takes; places are
+    filled in the order asked, and once someone has shown a card the rest of the deal no
+    longer changes the answer, so it is counted by the plain DP.
+    """
+    prep = _prepare(problem, envelope, frozenset(named), first=answerers)
+    if prep is None:
+        return {}
+    dp, places = prep.dp, prep.places
+    index = {p.name: i for i, p in enumerate(places)}
+    named_class = {prep.classes[k].members[0]: k for k in range(len(prep.classes))
+                   if prep.classes[k].members[0] in named and len(prep.classes[k].members) == 1}
+    fixed_named: dict[int, list[str]] = defaultdict(list)
+    for card in named:
+        if card in prep.fixed:
+            fixed_named[prep.fixed[card]].append(card)
+    step_of = {place: step for step, place in enumerate(prep.order)}
+    memo: dict[tuple[int, int, tuple[int, ...]], dict[Answer, Weight]] = {}
+
+    def shown(result: dict, who: str, held: list[str], weight: Weight) -> None:
+        if sees_card:
+            for card in held:
+                result[(who, card)] = result.get((who, card), 0) + Fraction(weight, len(held))
+        else:
+            result[(who,)] = result.get((who,), 0) + weight
+
+    def tracked(a: int, step: int, state: tuple[int, ...]) -> dict[Answer, Weight]:
+        if a == len(answerers):
+            return {None: dp.ways(step, state)}
+        key = (a, step, state)
+        if key in memo:
+            return memo[key]
+        who = answerers[a]
+        place = index[who]
+        result: dict[Answer, Weight] = {}
+        if step_of.get(place) == step:
+            for new, weight, ks in dp.transitions(step, state):
+                held = fixed_named[place] + [c for c, k in named_class.items() if ks.get(k)]
+                if held:
+                    rest = dp.ways(step + 1, new)
+                    if rest:
+                        shown(result, who, held, weight * rest)
+                else:
+                    for answer, value in tracked(a + 1, step + 1, new).items():
+                        result[answer] = result.get(answer, 0) + weight * value
+        elif fixed_named[place]:
+            shown(result, who, fixed_named[place], dp.ways(step, state))
+        else:
+            result = tracked(a + 1, step, state)
+        memo[key] = result
+        return result
+
+    if prep.order and prep.order[0] == prep.env_index:
+        choices = [(ks, weight, tracked(0, 1, new))
+                   for new, weight, ks in prep.envelope_choices()]
+    else:
+        choices = [({}, 1, tracked(0, 0, prep.start))]
+    joint: dict[Answer, dict[tuple[str, ...], Weight]] = defaultdict(dict)
+    for ks, weight, answers in choices:
+        for answer, value in answers.items():
+            if not value:
+                continue
+            for key, share in prep.envelope_cards(ks):
+                cell = _exact(weight * value * prep.constant * share)
+                joint[answer][key] = joint[answer].get(key, 0) + cell
+    return dict(joint)
+
+
+def _exact(value: Weight) -> Weight:
+    """Keep whole numbers as ints so uniform counts stay integers."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
 
 
 def _check_sizes(problem: Problem) -> None:
@@ -217,24 +352,6 @@ def _check_sizes(problem: Problem) -> None:
     for place in problem.places:
         if place.per_category and sum(place.per_category.values()) != place.size:
             raise ValueError(f"{place.name}: per-category counts do not add up to its size")
-
-
-def _spread_envelope(solution: Solution, classes: list[_Class], ks: Mapping[int, int],
-                     fixed_cards: list[str], weight: Weight, categories: Mapping[str, str],
-                     category_order: list[str]) -> None:
-    """Share an envelope choice (k cards of each class) equally among the card sets it stands
-    for: within a class every choice of members is equally likely."""
-    pools = []
-    ways = 1
-    for k, count in ks.items():
-        pools.append(list(itertools.combinations(classes[k].members, count)))
-        ways *= len(pools[-1])
-    share = _divide(weight, ways)
-    rank = {c: i for i, c in enumerate(category_order)}
-    for combo in itertools.product(*pools):
-        chosen = list(fixed_cards) + [c for part in combo for c in part]
-        key = tuple(sorted(chosen, key=lambda c: rank[categories[c]]))
-        solution.envelope[key] = solution.envelope.get(key, 0) + share
 
 
 class _PlaceDP:
