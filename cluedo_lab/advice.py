@@ -131,14 +131,14 @@ class _Advisor:
         joint = answer_distribution(self.problem, order, named,
                                     sees_card=record.observer == self.asker)
         outcomes = []
-        expected = 0.0
+        terms = []
         for answer, envelopes in joint.items():
             mass = sum(envelopes.values())
             if not mass:
                 continue
             p = Fraction(mass) / self.total
             after = entropy(Fraction(w) / mass for w in envelopes.values())
-            expected += float(p) * after
+            terms.append(float(p) * after)
             if answer is None:
                 outcomes.append(Outcome(order, None, None, p, after))
             else:
@@ -148,7 +148,7 @@ class _Advisor:
                 outcomes.append(Outcome(passed, who, card, p, after))
         outcomes.sort(key=lambda o: (order.index(o.shown_by) if o.shown_by else len(order),
                                      named.index(o.card) if o.card else -1))
-        return expected, outcomes
+        return math.fsum(sorted(terms)), outcomes
 
 
 def outcome_table(option: Option, names: Mapping[str, str] | None = None) -> str:
