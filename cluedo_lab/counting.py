@@ -385,26 +385,24 @@ class _PlaceDP:
             for j in range(step + 1, len(order)):
                 place = order[j]
                 if cat_caps[place] is None:
-                    fill.append((caps[place], self.eligible[j]))
+                    fill.append((caps[place], frozenset(self.eligible[j])))
                 else:
-                    fill += [(n, [k for k in self.eligible[j] if classes[k].category == cat])
+                    fill += [(n, frozenset(k for k in self.eligible[j]
+                                           if classes[k].category == cat))
                              for cat, n in cat_caps[place].items() if n]
             self.later_fill.append(fill)
-            self.later_needs.append([members for j in range(step + 1, len(order))
+            self.later_needs.append([frozenset(members) for j in range(step + 1, len(order))
                                      for weights, members in self.local_factors[j]
                                      if weights[0] == 0])
             self.room_after.append([sum(caps[order[j]] for j in range(step + 1, len(order))
                                         if order[j] in klass.places) for klass in classes])
-
-    def _viable(self, step: int, state: tuple[int, ...]) -> bool:
-        for need, members in self.later_fill[step]:
-            if sum(state[k] for k in members) < need:
-                return False
-        for members in self.later_needs[step]:
-            if not any(state[k] for k in members):
-                return False
-        room = self.room_after[step]
-        return all(n <= room[k] for k, n in enumerate(state) if n)
+        # Both kinds as (minimum, classes): a later place needs its size, a later "at least
+        # one" factor needs one card; `touches[step][k]` lists those that class k feeds.
+        self.later_limits = [fill + [(1, members) for members in needs]
+                             for fill, needs in zip(self.later_fill, self.later_needs,
+                                                    strict=True)]
+        self.touches = [[[i for i, (_, members) in enumerate(limits) if k in members]
+                         for k in range(len(classes))] for limits in self.later_limits]
 
     def transitions(self, step: int, state: tuple[int, ...]) -> list:
         """The ways to fill the place at ``step`` from ``state``: (next state, weight, counts
@@ -413,13 +411,21 @@ class _PlaceDP:
         if cached is not None:
             return cached
         moves = []
-        last = step + 1 == len(self.order)
         factors = self.local_factors[step]
         comb = math.comb
+        # Look-ahead: how many cards each later requirement can still draw on from this
+        # state; a candidate only subtracts what it takes from the requirements it touches.
+        supply = [sum(state[k] for k in members) - need
+                  for need, members in self.later_limits[step]]
+        touches = self.touches[step]
         for ks in self._choices(step, state):
-            weight: Weight = 1
+            spare = {}
             for k, n in ks.items():
-                weight *= comb(state[k], n)
+                for i in touches[k]:
+                    spare[i] = spare.get(i, supply[i]) - n
+            if any(left < 0 for left in spare.values()):
+                continue
+            weight: Weight = 1
             for weights, members in factors:
                 weight *= weights[sum(ks.get(k, 0) for k in members)]
                 if not weight:
@@ -428,10 +434,9 @@ class _PlaceDP:
                 continue
             new = list(state)
             for k, n in ks.items():
+                weight *= comb(state[k], n)
                 new[k] -= n
-            new = tuple(new)
-            if last or self._viable(step, new):
-                moves.append((new, weight, ks))
+            moves.append((tuple(new), weight, ks))
         self._moves[step][state] = moves
         return moves
 
@@ -452,12 +457,16 @@ class _PlaceDP:
             need = self.caps[place] - sum(lower.values())
             if need < 0:
                 return
-            for combo in itertools.combinations_with_replacement(free, need):
-                taken = dict(lower)
-                for k in combo:
-                    taken[k] = taken.get(k, 0) + 1
-                if all(taken[k] - lower.get(k, 0) <= spare[k] for k in set(combo)):
+            if all(spare[k] == 1 for k in free):
+                # Only single cards to choose from: plain combinations, at C speed.
+                for combo in itertools.combinations(free, need):
+                    taken = dict(lower)
+                    for k in combo:
+                        taken[k] = taken.get(k, 0) + 1
                     yield taken
+            else:
+                for extra in _compositions(need, free, spare):
+                    yield _combine(lower, extra)
             return
         per_category = []
         for category, cap in self.cat_caps[place].items():
