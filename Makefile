@@ -21,7 +21,7 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 
 ## make lab: install the kit with its notebook front end and open JupyterLab (Ctrl-C twice stops it).
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT) \
+	cd notebooks && $(abspath $(BIN))/jupyter lab --port=$(PORT) \
 		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
 
 ## make test: install the test extras and run unit tests, lint and every notebook under nbval.
