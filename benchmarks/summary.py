@@ -1,0 +1,32 @@
+"""Print the README's benchmark summary (markdown) from benchmarks/results/latest.json."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+path = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).parent / "results/latest.json")
+data = json.loads(path.read_text())
+print(f"Baseline loop: {data['baseline_ms']:.1f} ms; {data['seeds']} seeded games per edition "
+      "and player count; times in ms (ratio = p99 / baseline).\n")
+print("| edition | players | early p50 / p99 | middle p50 / p99 | late p50 / p99 | worst ratio |")
+print("|---|---|---|---|---|---|")
+cells = defaultdict(dict)
+for row in data["updates"]:
+    cells[(row["edition"], row["players"])][row["stage"]] = row
+for (edition, players), stages in cells.items():
+    parts = [f"{stages[s]['p50_ms']:.1f} / {stages[s]['p99_ms']:.1f}"
+             for s in ("early", "middle", "late")]
+    worst = max(r["p99_over_baseline"] for r in stages.values())
+    print(f"| {edition} | {players} | {' | '.join(parts)} | {worst:.1f} |")
+print("\nRanking all 324 classic questions by exact expected information gain (seconds):\n")
+print("| players | early | middle | late |")
+print("|---|---|---|---|")
+advice = defaultdict(dict)
+for row in data["advice"]:
+    advice[row["players"]][row["stage"]] = row["seconds"]
+for players, stages in sorted(advice.items()):
+    print(f"| {players} | " + " | ".join(f"{stages[s]:.2f}" for s in ("early", "middle", "late"))
+          + " |")
