@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 
@@ -27,58 +28,7 @@ PLAYERS3 = [{"name": "Ann", "hand_size": 2}, {"name": "Bob", "hand_size": 2},
             {"name": "Cy", "hand_size": 2}]
 
 # Same shape with a feature: suspects Plum (male), White and Peacock (female).
-FEATURE_TOML = """
-schema = 1
-id = "tiny-features"
-name = "Tiny Features"
-publisher = "Test"
-year = 2024
-family = "card"
-rule_book = "none"
-
-[players]
-min = 2
-max = 3
-
-[[categories]]
-id = "suspect"
-name = "Suspect"
-cards = [
-  { id = "plum", name = "Plum", gender = "male" },
-  { id = "white", name = "White", gender = "female" },
-  { id = "peacock", name = "Peacock", gender = "female" },
-]
-
-[[categories]]
-id = "weapon"
-name = "Weapon"
-cards = [{ id = "rope", name = "Rope" }, { id = "knife", name = "Knife" },
-         { id = "pipe", name = "Pipe" }]
-
-[[categories]]
-id = "room"
-name = "Room"
-cards = [{ id = "hall", name = "Hall" }, { id = "study", name = "Study" },
-         { id = "den", name = "Den" }]
-
-[features.gender]
-category = "suspect"
-values = ["male", "female"]
-
-[deal]
-envelope = { suspect = 1, weapon = 1, room = 1 }
-spares = "uneven"
-
-[question]
-items = 3
-form = "one-per-category"
-place = "free"
-
-[accusation]
-
-[turns]
-first = "first-seat"
-"""
+FEATURE_TOML = Path(__file__).parent / "data" / "tiny-features.toml"
 
 
 def know(*events, model: str = "uniform", **changes) -> Knowledge:
@@ -89,9 +39,8 @@ def know(*events, model: str = "uniform", **changes) -> Knowledge:
 
 
 @pytest.fixture
-def feature_know(tmp_path):
-    path = tmp_path / "tiny-features.toml"
-    path.write_text(FEATURE_TOML, encoding="utf-8")
+def feature_know():
+    path = FEATURE_TOML
 
     def build(*events, model: str = "uniform") -> Knowledge:
         data = {"edition": str(path), "players": copy.deepcopy(PLAYERS3), "observer": "Ann",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -41,58 +42,7 @@ OK1 = {"accuse": ["White", "Knife", "Hall"], "by": "Bob", "correct": False}
 OK2 = {"suggest": ["Green", "Knife", "Den"], "by": "Ann", "shown_by": "Bob", "card": "Knife"}
 
 # A small edition with a feature, for super sleuth and private tips (2002-style actions).
-FEATURE_TOML = """
-schema = 1
-id = "tiny-features"
-name = "Tiny Features"
-publisher = "Test"
-year = 2024
-family = "card"
-rule_book = "none"
-
-[players]
-min = 2
-max = 3
-
-[[categories]]
-id = "suspect"
-name = "Suspect"
-cards = [
-  { id = "plum", name = "Plum", gender = "male" },
-  { id = "white", name = "White", gender = "female" },
-  { id = "peacock", name = "Peacock", gender = "female" },
-]
-
-[[categories]]
-id = "weapon"
-name = "Weapon"
-cards = [{ id = "rope", name = "Rope" }, { id = "knife", name = "Knife" },
-         { id = "pipe", name = "Pipe" }]
-
-[[categories]]
-id = "room"
-name = "Room"
-cards = [{ id = "hall", name = "Hall" }, { id = "study", name = "Study" },
-         { id = "den", name = "Den" }]
-
-[features.gender]
-category = "suspect"
-values = ["male", "female"]
-
-[deal]
-envelope = { suspect = 1, weapon = 1, room = 1 }
-spares = "uneven"
-
-[question]
-items = 3
-form = "one-per-category"
-place = "free"
-
-[accusation]
-
-[turns]
-first = "first-seat"
-"""
+FEATURE_TOML = Path(__file__).parent / "data" / "tiny-features.toml"
 
 
 def deck_record(**changes) -> dict:
@@ -103,9 +53,8 @@ def deck_record(**changes) -> dict:
 
 
 @pytest.fixture
-def feature_edition(tmp_path) -> str:
-    path = tmp_path / "tiny-features.toml"
-    path.write_text(FEATURE_TOML, encoding="utf-8")
+def feature_edition() -> str:
+    path = FEATURE_TOML
     return str(path)
 
 
