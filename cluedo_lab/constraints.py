@@ -187,3 +187,29 @@ def problem(record: Record, constraints: Iterable[Constraint]) -> Problem:
     categories = {c.id: c.category for c in record.edition.cards}
     return Problem(categories, table, {c: frozenset(s) for c, s in allowed.items()},
                    tuple(factors))
+
+
+def violated(record: Record, where: dict[str, str], model: str = "uniform"
+             ) -> list[Constraint]:
+    """The constraints of ``record`` that a full deal breaks (``where``: card id → place).
+
+    A direct check, no counting: games use it to confirm that the true deal is consistent with
+    every seat's record. The sizes of the places are checked too (as a pseudo-constraint).
+    """
+    broken = []
+    for con in all_constraints(record, model):
+        inside = [where[c] == con.place for c in con.cards]
+        ok = {HOLDS: all(inside), LACKS: not any(inside), HOLDS_ONE_OF: any(inside),
+              NOT_ALL: not all(inside), CHOICE: any(inside)}[con.kind]
+        if not ok:
+            broken.append(con)
+    category = {c.id: c.category for c in record.edition.cards}
+    for place in places(record):
+        held = [c for c, p in where.items() if p == place.name]
+        counts = {cat: sum(1 for c in held if category[c] == cat)
+                  for cat in (place.per_category or {})}
+        if len(held) != place.size or any(counts[cat] != n
+                                          for cat, n in (place.per_category or {}).items()):
+            broken.append(Constraint("size", place.name, tuple(sorted(held)), 0,
+                                     f"{place.name} holds {place.size} cards"))
+    return broken

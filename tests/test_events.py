@@ -425,3 +425,25 @@ def test_refuter_uniform_super_sleuth(feature_know):
 def test_unknown_model():
     with pytest.raises(ValueError, match="observation model"):
         know(model="bayes")
+
+
+def test_violated_lists_what_a_deal_breaks():
+    from cluedo_lab.constraints import violated
+    from cluedo_lab.record import Record
+
+    record = Record.from_dict({"deck": DECK3, "players": PLAYERS3, "observer": "Ann",
+                               "hand": ["Plum", "Rope"], "events": [
+        {"suggest": ["Green", "Knife", "Hall"], "by": "Ann", "passed": ["Bob"],
+         "shown_by": "Cy", "card": "Knife"}]})
+    deal = {"plum": "Ann", "rope": "Ann", "knife": "Cy", "green": "Cy", "white": "Bob",
+            "pipe": "Bob", "hall": "envelope", "study": "envelope", "den": "envelope"}
+    assert [c.kind for c in violated(record, deal)] == ["size"]  # three rooms in the envelope
+    deal.update({"study": "Cy", "green": "envelope", "den": "Bob", "white": "envelope"})
+    broken = violated(record, deal)
+    assert {c.kind for c in broken} >= {"size"}
+    good = {"plum": "Ann", "rope": "Ann", "knife": "Cy", "study": "Cy", "white": "Bob",
+            "den": "Bob", "green": "envelope", "pipe": "envelope", "hall": "envelope"}
+    assert violated(record, good) == []
+    good_but_bob_has_hall = dict(good, hall="Bob", den="envelope")
+    assert [c.reason for c in violated(record, good_but_bob_has_hall)] == [
+        "Bob could not answer"]
