@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .deal import Deal, deal
 from .edition import Edition
+from .game import view
 
 
 @dataclass
@@ -30,28 +31,13 @@ class SimulatedGame:
         data: dict = {"edition": self.deal.edition.id,
                       "players": [{"name": n, "hand_size": len(h)}
                                   for n, h in zip(self.names, self.deal.hands, strict=True)],
-                      "events": [_view(e, self.observer) for e in chosen]}
+                      "events": [view(e, self.observer) for e in chosen]}
         if self.deal.face_up:
             data["face_up"] = [c.id for c in self.deal.face_up]
         if self.observer is not None:
             data["observer"] = self.observer
             data["hand"] = [c.id for c in self.deal.hands[self.names.index(self.observer)]]
         return data
-
-
-def _view(event: dict, observer: str | None) -> dict:
-    """Strip what the observer did not see (keys starting with '_' list who saw what)."""
-    seen_by = event.get("_seen_by", ())
-    out = {k: v for k, v in event.items() if not k.startswith("_")}
-    if "_card_for" in event and observer is not None:
-        out["card"] = event["_card_for"][observer]
-        return out
-    if observer not in seen_by:
-        for key in ("card", "cards"):
-            out.pop(key, None)
-        if "showed" in out:
-            out["showed"] = {who: None for who in out["showed"]}
-    return out
 
 
 def simulate(edition: Edition, players: int, seed: int, events: int = 20,

@@ -1,0 +1,281 @@
+"""Playable games: one API for every edition, boards and card games alike.
+
+A game is a seeded deal plus the list of actions applied to it, so it saves as a few lines of
+JSON and replays exactly. Whoever must act next (the player whose turn it is, or a player who
+must choose which card to show) is :attr:`Game.current`; :meth:`Game.legal_actions` lists what
+they may do and :meth:`Game.apply` does it, refusing anything else with an
+:class:`~cluedo_lab.errors.IllegalAction` that says why and leaves the game unchanged.
+
+Everything that happens is also written as record events (``docs/records.md``) with who saw
+what, so :meth:`Game.record_for` gives each seat exactly the record of what it learned — the
+knowledge engine reads it like a record typed by hand.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from .deal import Deal, deal
+from .edition import Edition, load_edition
+from .errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a seat does. ``args`` holds the details as sorted (key, value) pairs, so
+    actions compare and hash by value; values are JSON-friendly (str, int, bool, tuples)."""
+
+    kind: str
+    seat: int
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def make(cls, kind: str, seat: int, **args: Any) -> Action:
+        return cls(kind, seat, tuple(sorted((k, _freeze(v)) for k, v in args.items())))
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self.args:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, **{k: _thaw(v) for k, v in self.args}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
+        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or not \
+                isinstance(data.get("seat"), int):
+            raise IllegalAction(f"not an action: {data!r} (needs 'kind' and 'seat')")
+        rest = {k: v for k, v in data.items() if k not in ("kind", "seat")}
+        return cls.make(data["kind"], data["seat"], **rest)
+
+    def __str__(self) -> str:
+        details = ", ".join(f"{k}={_thaw(v)}" for k, v in self.args)
+        return f"seat {self.seat}: {self.kind}" + (f" ({details})" if details else "")
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def view(event: Mapping[str, Any], observer: str | None) -> dict[str, Any]:
+    """An event as ``observer`` saw it: private details (keys starting with '_' say who saw
+    what) are dropped for everyone else. ``_seen_by`` lists who saw the cards; ``_card_for``
+    maps each viewer to the card they alone saw (All Snoop)."""
+    seen_by = event.get("_seen_by", ())
+    out = {k: copy.deepcopy(v) for k, v in event.items() if not k.startswith("_")}
+    if "_card_for" in event:
+        if observer is not None and observer in event["_card_for"]:
+            out["card"] = event["_card_for"][observer]
+        return out
+    if observer not in seen_by:
+        for key in ("card", "cards"):
+            out.pop(key, None)
+        if "showed" in out:
+            out["showed"] = {who: None for who in out["showed"]}
+    return out
+
+
+class Game(ABC):
+    """Base class of the playable editions. Subclasses set :attr:`family` and implement the
+    abstract methods; saving, replaying, records and the safety of :meth:`apply` live here."""
+
+    family: ClassVar[str] = ""
+
+    def __init__(self, edition: Edition | str, players: int | Sequence[str], seed: int = 0,
+                 **options: Any):
+        self.edition = load_edition(edition) if isinstance(edition, str) else edition
+        if self.edition.family != self.family:
+            raise ValueError(f"{self.edition.name} is a {self.edition.family} game, not a "
+                             f"{self.family} game")
+        names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) \
+            else list(players)
+        if len(set(names)) != len(names):
+            raise ValueError("player names repeat")
+        self.edition.check_players(len(names))
+        self.names: tuple[str, ...] = tuple(names)
+        self.seed = seed
+        self.options = dict(options)
+        self.deal: Deal = self._deal()
+        self.rng = random.Random(f"{seed}-play")
+        self.history: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self.log: list[str] = []
+        self.setup()
+
+    # -- to implement ------------------------------------------------------------------------
+    def _deal(self) -> Deal:
+        return deal(self.edition, len(self.names), self.seed)
+
+    @abstractmethod
+    def setup(self) -> None:
+        """Anything after the deal: pieces on the board, action cards dealt, who starts."""
+
+    @property
+    @abstractmethod
+    def current(self) -> int | None:
+        """The seat that must act next, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the current seat may take now."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Carry out a legal action (the base class has already checked it)."""
+
+    @property
+    @abstractmethod
+    def winner(self) -> int | None:
+        """The winning seat, None while playing or when nobody can win any more."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    def why_illegal(self, action: Action) -> str:
+        """Why ``action`` is not allowed now; subclasses say more where they can."""
+        if self.is_over:
+            return "the game is over"
+        if action.seat != self.current:
+            return f"it is seat {self.current}'s move, not seat {action.seat}'s"
+        kinds = sorted({a.kind for a in self.legal_actions()})
+        return f"{action} is not allowed now; allowed kinds: {', '.join(kinds)}"
+
+    # -- playing -----------------------------------------------------------------------------
+    def apply(self, action: Action | Mapping[str, Any]) -> None:
+        """Do ``action`` if it is legal; otherwise raise IllegalAction and change nothing."""
+        if not isinstance(action, Action):
+            action = Action.from_dict(action)
+        if action not in self.legal_actions():
+            raise IllegalAction(self.why_illegal(action))
+        # Editions and deals are immutable: share them instead of copying them every move.
+        saved = copy.deepcopy(self.__dict__, {id(self.edition): self.edition,
+                                              id(self.deal): self.deal})
+        try:
+            self._apply(action)
+        except Exception:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
+        self.history.append(action)
+
+    def play(self, bots: Sequence[Bot], max_actions: int = 100_000) -> int | None:
+        """Let ``bots`` (one per seat) play to the end; returns the winner."""
+        if len(bots) != len(self.names):
+            raise ValueError(f"need {len(self.names)} bots, got {len(bots)}")
+        for _ in range(max_actions):
+            if self.is_over:
+                return self.winner
+            seat = self.current
+            self.apply(bots[seat].choose(self, seat))
+        raise RuntimeError(f"no result after {max_actions} actions")
+
+    def emit(self, event: Mapping[str, Any], text: str) -> None:
+        """Record an event (with its '_seen_by' visibility) and a line of the readable log."""
+        self.events.append(dict(event))
+        self.log.append(text)
+
+    # -- what each seat knows ----------------------------------------------------------------
+    def record_for(self, seat: int | None) -> dict[str, Any]:
+        """The record of what ``seat`` learned (None: what everybody learned)."""
+        data: dict[str, Any] = {
+            "edition": self.edition.id,
+            "players": [{"name": n, "hand_size": len(h)}
+                        for n, h in zip(self.names, self.deal.hands, strict=True)],
+        }
+        if self.deal.face_up:
+            data["face_up"] = [c.id for c in self.deal.face_up]
+        if self.deal.face_down:
+            data["face_down"] = [pile for pile, _ in self.deal.face_down]
+        extra = self.record_extras()
+        data.update(extra)
+        observer = None if seat is None else self.names[seat]
+        if observer is not None:
+            data["observer"] = observer
+            data["hand"] = [c.id for c in self.deal.hands[seat]]
+        data["events"] = [view(e, observer) for e in self.events]
+        return data
+
+    def record_extras(self) -> dict[str, Any]:
+        """Set-up keys a subclass adds to every record (e.g. the fugitive)."""
+        return {}
+
+    def true_places(self) -> dict[str, str]:
+        """Where every card really is, by place name (for checking records)."""
+        where = {c.id: "envelope" for c in self.deal.envelope}
+        for name, hand in zip(self.names, self.deal.hands, strict=True):
+            where.update({c.id: name for c in hand})
+        where.update({c.id: "face-up" for c in self.deal.face_up})
+        where.update({card.id: pile for pile, card in self.deal.face_down})
+        return where
+
+    # -- saving ------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.family, "edition": self.edition.id, "players": list(self.names),
+                "seed": self.seed, "options": self.options,
+                "actions": [a.to_dict() for a in self.history]}
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Rebuild a saved game by replaying its actions from the seeded deal."""
+        game = cls(data["edition"], data["players"], data["seed"], **data.get("options", {}))
+        for position, action in enumerate(data.get("actions", []), start=1):
+            try:
+                game.apply(action)
+            except IllegalAction as error:
+                raise IllegalAction(f"saved action {position}: {error}") from None
+        return game
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        return cls.from_dict(json.loads(text))
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"seat {self.current} to act"
+        return (f"{type(self).__name__}({self.edition.id!r}, players={list(self.names)}, "
+                f"seed={self.seed}, {len(self.history)} actions, {state})")
+
+
+class Bot(Protocol):
+    def choose(self, game: Game, seat: int) -> Action: ...
+
+
+@dataclass
+class RandomBot:
+    """Plays a uniformly random legal action (seeded)."""
+
+    seed: int = 0
+    rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def choose(self, game: Game, seat: int) -> Action:
+        return self.rng.choice(game.legal_actions())
