@@ -37,6 +37,7 @@ class Knowledge:
         self.model = model
         self._history: list[tuple[Record, Solution]] = []
         self.record = record
+        self._envelope: tuple[Solution, dict] | None = None
         self._solution = self._solve_or_explain(record)
 
     # -- building ----------------------------------------------------------------------------
@@ -48,10 +49,11 @@ class Knowledge:
         return cons.all_constraints(self.record, self.model, events)
 
     def _count(self, record: Record, events: Iterable[Event] | None = None, *,
-               marginals: bool = True, extra: Sequence[cons.Constraint] = ()) -> Solution:
+               marginals: bool = True, extra: Sequence[cons.Constraint] = (),
+               envelope: bool = False) -> Solution:
         constraints = cons.all_constraints(record, self.model, events) + list(extra)
         return solve(cons.problem(record, constraints), marginals=marginals,
-                     want_envelope=marginals)
+                     want_envelope=envelope)
 
     def _solve_or_explain(self, record: Record) -> Solution:
         solution = self._count(record, record.events)
@@ -129,14 +131,20 @@ class Knowledge:
                 if (prob := self._solution.probability(c.id, p)) in (0, 1)}
 
     def envelope_distribution(self) -> dict[tuple[str, ...], Fraction]:
+        """The chance of each possible envelope (card ids in category order). Computed on
+        first use: it costs more than the card × place table."""
+        if self._envelope is None or self._envelope[0] is not self._solution:
+            weights = self._count(self.record, self.record.events, marginals=False,
+                                  envelope=True).envelope
+            self._envelope = (self._solution, weights)
         total = self._solution.total
-        return {k: Fraction(v) / total for k, v in sorted(self._solution.envelope.items())
-                if v}
+        return {k: Fraction(v) / total for k, v in sorted(self._envelope[1].items()) if v}
 
     def solution(self) -> tuple[str, ...] | None:
         """The envelope's cards if they are certain, else None."""
-        dist = self.envelope_distribution()
-        return next(iter(dist)) if len(dist) == 1 else None
+        certain = [c.id for c in self.edition.cards
+                   if self._solution.probability(c.id, ENVELOPE) == 1]
+        return tuple(certain) if len(certain) == self.edition.envelope_size else None
 
     def entails(self, card: str | Card, place: str, value: bool,
                 events: Iterable[Event] | None = None) -> bool:
