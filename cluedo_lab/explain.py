@@ -211,13 +211,13 @@ class Deduction:
             held_facts = tuple(Fact(c, ENVELOPE, True) for c in held)
             if len(held) > need or len(held) + len(open_cards) < need:
                 self._contradict(held_facts + lacks, (),
-                                 f"the envelope must hold {need} {category.name} card(s).")
+                                 f"the envelope must hold {_cards(need, category.name)}.")
                 return True
             if open_cards and len(held) == need:
                 for card in open_cards:
                     changed |= self._add(
                         "envelope-one", Fact(card, ENVELOPE, False), held_facts, (),
-                        f"The envelope holds {need} {category.name} card(s), and "
+                        f"The envelope holds {_cards(need, category.name)}, and "
                         f"{', '.join(self._name(c) for c in held)} is there, so "
                         f"{self._name(card)} is not.")
             elif open_cards and len(held) + len(open_cards) == need:
@@ -302,13 +302,15 @@ class Deduction:
                 if not live & used:
                     chosen.append((live, clause))
                     used |= live
-            groups = "; ".join("{" + ", ".join(self._name(c) for c in sorted(live)) + "}"
-                               for live, _ in chosen)
+            deck_order = {c.id: i for i, c in enumerate(self.edition.cards)}
+            groups = "; ".join(
+                "{" + ", ".join(self._name(c) for c in sorted(live, key=deck_order.get)) + "}"
+                for live, _ in chosen)
             events = tuple(sorted({clause.source for _, clause in chosen}))
             premises = tuple(Fact(c, place, True) for c in held)
             if len(chosen) > need:
                 self._contradict(premises, events,
-                                 f"{place} has room for {need} more card(s) but must hold one "
+                                 f"{place} has room for {_cards(need)} more but must hold one "
                                  f"from each of {len(chosen)} separate groups {groups}.")
                 return True
             if len(chosen) != need:
@@ -318,7 +320,7 @@ class Deduction:
                     continue
                 changed |= self._add(
                     "hand-lock", Fact(card.id, place, False), premises, events,
-                    f"{place} needs {need} more card(s) and must hold one from each of the "
+                    f"{place} needs {_cards(need)} more and must hold one from each of the "
                     f"separate groups {groups} ({_events_text(events)}), so "
                     f"{place} has no room for {card.name}.")
         return changed
@@ -383,6 +385,12 @@ class Explanation:
 
     def _repr_html_(self) -> str:
         return "<pre>" + str(self).replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+
+
+def _cards(n: int, kind: str = "") -> str:
+    """"1 card", "2 Weapon cards"."""
+    noun = "card" if n == 1 else "cards"
+    return f"{n} {kind} {noun}" if kind else f"{n} {noun}"
 
 
 def _events_text(events: Sequence[int]) -> str:

@@ -40,6 +40,27 @@ class CNF:
         self.variables += 1
         return self.variables
 
+    def literal_text(self, literal: int) -> str:
+        """A literal in words: "Bob holds rope", "not: envelope holds hall", "aux 40"."""
+        index = abs(literal)
+        if index > len(self.cells):
+            text = f"aux {index}"
+        else:
+            card, place = self.cells[index - 1]
+            text = f"{place} holds {card}"
+        return text if literal > 0 else f"not: {text}"
+
+    def clause_text(self, clause: Sequence[int]) -> str:
+        """A clause in words, its literals joined by "or"."""
+        return " or ".join(self.literal_text(lit) for lit in clause)
+
+    def deal_of(self, model: dict) -> dict[str, str]:
+        """Where each card lies in a model from sympy's ``satisfiable`` (card id → place)."""
+        truth = {str(symbol): value for symbol, value in model.items()}
+        names = [str(s) for s in self.symbols()]
+        return {card: place for (card, place), name in zip(self.cells, names, strict=False)
+                if truth.get(name)}
+
     def to_dimacs(self) -> str:
         lines = [f"c {c}" for c in self.comments]
         lines += [f"c {i} = {card} in {place}" for i, (card, place) in

@@ -224,6 +224,19 @@ class Record:
         data["events"] = list(events)
         return Record.from_dict(data)
 
+    def public(self) -> Record:
+        """What every player saw: no observer, no hand, and no card that was shown or
+        looked at in private (an unseen refutation stays "someone showed a card")."""
+        data = {k: v for k, v in self.source.items() if k not in ("observer", "hand")}
+        events = []
+        for raw in self.source.get("events", []):
+            event = {k: v for k, v in raw.items() if k not in ("card", "cards", "from")}
+            if "showed" in event:
+                event["showed"] = {who: None for who in event["showed"]}
+            events.append(event)
+        data["events"] = events
+        return Record.from_dict(data)
+
     def to_dict(self) -> dict[str, Any]:
         return json.loads(json.dumps(self.source))
 

@@ -60,3 +60,16 @@ def test_dimacs_header_matches_the_clauses():
     biggest = max(abs(int(x)) for line in clauses for x in line.split()[:-1])
     assert biggest <= int(header[2])
     assert "c 1 = a in A" in text
+
+
+def test_clauses_and_models_read_in_words():
+    record = Record.from_dict(RECORD)
+    cnf = to_cnf(record, encoding="naive")
+    assert cnf.clause_text([cnf.var("g", "C")]) == "C holds g"
+    assert cnf.clause_text([-cnf.var("b", "A"), cnf.var("c", "B")]) == (
+        "not: A holds b or B holds c")
+    deals = [cnf.deal_of(m) for m in sympy.satisfiable(cnf.to_sympy(), all_models=True)]
+    assert len(deals) == Knowledge(record).consistent_deals
+    for where in deals:
+        assert sorted(where) == sorted(c.id for c in record.edition.cards)
+        assert where["g"] == "C" and where["a"] == "A"

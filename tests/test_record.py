@@ -755,3 +755,18 @@ def test_super_sleuth_stranger_in_nothing(feature_edition):
                                    "by": "Ann", "showed": {"Bob": "White"},
                                    "nothing": ["Cy", "Dan"]},
                  field="nothing", says="'Dan'")
+
+
+def test_public_view_drops_what_only_the_observer_saw():
+    record = Record.from_dict({
+        "deck": {"s": ["a", "b", "c"], "w": ["d", "e", "f"], "r": ["g", "h", "i"]},
+        "players": [{"name": n, "hand_size": 2} for n in ("A", "B", "C")],
+        "observer": "A", "hand": ["a", "d"],
+        "events": [{"suggest": ["b", "e", "g"], "by": "A", "passed": [], "shown_by": "B",
+                    "card": "g"},
+                   {"accuse": ["c", "f", "h"], "by": "C", "correct": False}]})
+    public = record.public()
+    assert public.observer is None and public.hand == ()
+    assert public.events[0].card is None and public.events[0].shown_by == "B"
+    assert public.events[1].named == record.events[1].named
+    assert record.events[0].card is not None  # the original is untouched
