@@ -89,6 +89,26 @@ def _dimacs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from .edition import load_edition
+    edition = load_edition(args.edition)
+    if edition.family == "board":
+        from .board_game import play_log
+    else:
+        from .card_games import play_log
+    bots = tuple(args.bots.split(",")) if args.bots else ("detective",) * args.players
+    if len(bots) != args.players:
+        print(f"cluedo-lab: --bots names {len(bots)} bots for {args.players} players",
+              file=sys.stderr)
+        return 2
+    try:
+        print(play_log(edition.id, args.players, args.seed, bots=bots))
+    except ValueError as error:
+        print(f"cluedo-lab: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _editions(args: argparse.Namespace) -> int:
     from .edition import all_editions
     for edition in all_editions():
@@ -124,6 +144,14 @@ def parser() -> argparse.ArgumentParser:
     dimacs.add_argument("record")
     dimacs.add_argument("--encoding", default="auto", choices=["auto", "naive", "sequential"])
     dimacs.set_defaults(run=_dimacs)
+
+    play = sub.add_parser("play", help="watch bots play a seeded game, as a readable log")
+    play.add_argument("--edition", required=True, help="an edition id (see 'editions')")
+    play.add_argument("--players", type=int, required=True)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--bots", default="", help="comma-separated, one per seat: "
+                      "random or detective (default: all detectives)")
+    play.set_defaults(run=_play)
 
     editions = sub.add_parser("editions", help="list the editions the kit knows")
     editions.set_defaults(run=_editions)
