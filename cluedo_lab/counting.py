@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 Weight = int | Fraction
 
@@ -463,7 +464,52 @@ def _check_sizes(problem: Problem) -> None:
             raise ValueError(f"{place.name}: per-category counts do not add up to its size")
 
 
-class _PlaceDP:
+class _StepDP:
+    """A chain of steps with memoised totals: subclasses say what each step may do
+    (``transitions``) and which final states count (``finished``)."""
+
+    _ways: list[dict]
+    steps: int
+
+    def transitions(self, step: int, state) -> list:
+        raise NotImplementedError
+
+    def finished(self, state) -> bool:
+        raise NotImplementedError
+
+    def ways(self, step: int, state) -> Weight:
+        """Weight of all ways to complete the chain from ``state`` before ``step``."""
+        if step == self.steps:
+            return 1 if self.finished(state) else 0
+        memo = self._ways[step]
+        if state in memo:
+            return memo[state]
+        total: Weight = 0
+        for new, weight, _ in self.transitions(step, state):
+            rest = self.ways(step + 1, new)
+            if rest:
+                total += weight * rest
+        memo[state] = total
+        return total
+
+    def flows(self, start) -> Iterator[tuple[int, Weight, Any]]:
+        """(step, weight of all deals through this move, move) for every live move: the
+        forward weight of its state × its own weight × the ways to complete after it."""
+        layer = {start: 1}
+        for step in range(self.steps):
+            following: dict = defaultdict(int)
+            for state, forward in layer.items():
+                for new, weight, move in self.transitions(step, state):
+                    rest = self.ways(step + 1, new)
+                    if not rest:
+                        continue
+                    flow = forward * weight
+                    following[new] += flow
+                    yield step, flow * rest, move
+            layer = following
+
+
+class _PlaceDP(_StepDP):
     """Fill the places in ``order``; the state is how many cards of each class remain."""
 
     def __init__(self, classes: list[_Class], order: list[int], caps: list[int],
@@ -481,6 +527,7 @@ class _PlaceDP:
             [(weights, [k for k, klass in enumerate(classes) if f in klass.factors])
              for f, (where, _, weights) in enumerate(factors) if where == place]
             for place in order]
+        self.steps = len(order)
         self._ways: list[dict[tuple[int, ...], Weight]] = [{} for _ in order]
         self._moves: list[dict[tuple[int, ...], list]] = [{} for _ in order]
         # Look-ahead, to drop partial fillings that cannot be completed: after step i, each
@@ -590,39 +637,16 @@ class _PlaceDP:
                 merged = _combine(merged, part)
             yield merged
 
-    def ways(self, step: int, state: tuple[int, ...]) -> Weight:
-        """Weight of all ways to fill the places from ``step`` on, starting from ``state``."""
-        if step == len(self.order):
-            return 1 if not any(state) else 0
-        memo = self._ways[step]
-        if state in memo:
-            return memo[state]
-        total: Weight = 0
-        for new, weight, _ in self.transitions(step, state):
-            rest = self.ways(step + 1, new)
-            if rest:
-                total += weight * rest
-        memo[state] = total
-        return total
+    def finished(self, state: tuple[int, ...]) -> bool:
+        return not any(state)
 
     def class_weights(self, start: tuple[int, ...]) -> dict[tuple[int, int], Weight]:
-        """Σ over deals of (cards of class k at step s): forward weights × backward ways."""
+        """Σ over deals of (cards of class k at step s)."""
         result: dict[tuple[int, int], Weight] = defaultdict(int)
-        layer: dict[tuple[int, ...], Weight] = {start: 1}
-        for step in range(len(self.order)):
-            following: dict[tuple[int, ...], Weight] = defaultdict(int)
-            for state, forward in layer.items():
-                for new, weight, ks in self.transitions(step, state):
-                    rest = self.ways(step + 1, new)
-                    if not rest:
-                        continue
-                    flow = forward * weight
-                    following[new] += flow
-                    through = flow * rest
-                    for k, n in ks.items():
-                        if n:
-                            result[(step, k)] += through * n
-            layer = following
+        for step, through, ks in self.flows(start):
+            for k, n in ks.items():
+                if n:
+                    result[(step, k)] += through * n
         return result
 
 
@@ -632,7 +656,7 @@ def _divide(weight: Weight, n: int) -> Weight:
     return int(quotient) if quotient.denominator == 1 else quotient
 
 
-class _CapacityDP:
+class _CapacityDP(_StepDP):
     """Place the classes one at a time; the state is the room left in every place (the
     envelope one slot per category) plus the count of each observation still open.
 
@@ -686,6 +710,7 @@ class _CapacityDP:
                 for i in self.allowed[k]:
                     supply[i] += len(classes[k].members)
             self.supply_after.append(supply)
+        self.steps = len(self.order)
         self._ways: list[dict] = [{} for _ in self.order]
         self._moves: list[dict] = [{} for _ in self.order]
         self.start = (self.start_caps, (0,) * len(factors))
@@ -755,37 +780,17 @@ class _CapacityDP:
         self._moves[step][state] = moves
         return moves
 
-    def ways(self, step: int, state) -> Weight:
-        if step == len(self.order):
-            return 1 if not any(state[0]) else 0
-        memo = self._ways[step]
-        if state in memo:
-            return memo[state]
-        total: Weight = 0
-        for new, weight, _ in self.transitions(step, state):
-            rest = self.ways(step + 1, new)
-            if rest:
-                total += weight * rest
-        memo[state] = total
-        return total
+    def finished(self, state) -> bool:
+        return not any(state[0])
 
     def slot_weights(self) -> dict[tuple[int, int], Weight]:
-        """Σ over deals of (cards of class k in slot i), by a forward pass."""
+        """Σ over deals of (cards of class k in slot i)."""
         result: dict[tuple[int, int], Weight] = defaultdict(int)
-        layer = {self.start: 1}
-        for step, k in enumerate(self.order):
-            following: dict = defaultdict(int)
-            for state, forward in layer.items():
-                for new, weight, split in self.transitions(step, state):
-                    rest = self.ways(step + 1, new)
-                    if not rest:
-                        continue
-                    flow = forward * weight
-                    following[new] += flow
-                    for i, n in split.items():
-                        if n:
-                            result[(k, i)] += flow * rest * n
-            layer = following
+        for step, through, split in self.flows(self.start):
+            k = self.order[step]
+            for i, n in split.items():
+                if n:
+                    result[(k, i)] += through * n
         return result
 
 
