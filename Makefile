@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 PORT   ?= 8888
 
-.PHONY: lab test unit notebooks lint bench clean
+.PHONY: lab test unit notebooks outputs lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ notebooks: $(VENV)/.test-installed
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check cluedo_lab tests benchmarks
+
+## make outputs: re-run every notebook and store its outputs (after changing the library).
+outputs: $(VENV)/.test-installed
+	PYTHONHASHSEED=0 $(BIN)/python notebooks/refresh_outputs.py notebooks/*.ipynb
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/run.py

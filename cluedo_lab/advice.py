@@ -28,7 +28,7 @@ from .edition import Card
 def entropy(distribution: Iterable[Fraction]) -> float:
     """Shannon entropy in bits of a distribution given by its probabilities. The terms are
     added in sorted order, so equal distributions give equal floats whatever their labels."""
-    return -math.fsum(sorted(float(p) * math.log2(p) for p in distribution if p))
+    return 0.0 - math.fsum(sorted(float(p) * math.log2(p) for p in distribution if p))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,796 @@
+"""Interactive views for the notebooks: thin ipywidgets skins over the engine's objects.
+
+Every view holds one engine object (a :class:`~cluedo_lab.knowledge.Knowledge`, a
+:class:`~cluedo_lab.explain.Deduction`, a :class:`~cluedo_lab.board.Board`) and asks it for
+everything it shows, so a view can never disagree with the library. Each view has a static
+rendering (``repr`` and ``_repr_html_``) that reads well on GitHub and compares stably under
+nbval; :meth:`widget` builds the live ipywidgets version on first call (ipywidgets is imported
+only then), and the buttons and drop-downs call the view's ordinary methods, which tests and
+notebooks can call too. Widgets carry ``cluedo-...`` CSS classes so a browser test can find them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from .advice import Option, outcome_table, rank_questions
+from .board import Board, Node, load_board, reach_chance, room_distances
+from .dice import Dice, DiceLike
+from .edition import Edition
+from .explain import Deduction, Step
+from .knowledge import Knowledge, _cell, format_weight
+from .record import ENVELOPE
+
+if TYPE_CHECKING:
+    import ipywidgets
+
+CONCLUDED = "#ffca28"
+PREMISE = "#a5d6a7"
+SELECTED_BORDER = "3px solid #e65100"
+ROUTE = "#0d47a1"
+PASSAGE = "#6a1b9a"
+
+
+def _slug(text: str) -> str:
+    """A CSS-safe fragment of a name: "Lead Piping" -> "lead-piping"."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _place_phrase(place: str) -> str:
+    return "the envelope" if place == ENVELOPE else place
+
+
+def _shade(p: Fraction) -> str:
+    """The notepad's colour for a chance: white at 0, blue at 1 (as Knowledge._repr_html_)."""
+    level = int(255 - 155 * float(p))
+    return f"rgb({level},{level},255)"
+
+
+def _pre(text: str) -> str:
+    return f"<pre>{escape(text)}</pre>"
+
+
+class _View:
+    """Shared plumbing: a lazily built, cached widget tree."""
+
+    _ui: Any = None
+
+    def widget(self) -> ipywidgets.Widget:
+        """The live view (built on first call, then the same object: displaying it twice shows
+        two synchronised copies)."""
+        if self._ui is None:
+            self._ui = self._build()
+            self._refresh()
+        return self._ui
+
+    def _build(self) -> ipywidgets.Widget:
+        raise NotImplementedError
+
+    def _refresh(self) -> None:
+        raise NotImplementedError
+
+    def _update(self) -> None:
+        if self._ui is not None:
+            self._refresh()
+
+
+# ---------------------------------------------------------------------------------------------
+# Notepad
+# ---------------------------------------------------------------------------------------------
+
+class Notepad(_View):
+    """One record's card × place table: ✓ certain, · certainly not, else the exact chance.
+
+    Clicking a cell (or calling :meth:`select`) shows why a certain cell is certain, using
+    :meth:`Knowledge.explain`; :meth:`add` and :meth:`undo` change the record and every cell
+    follows, because each cell is re-read from the knowledge.
+    """
+
+    def __init__(self, knowledge: Knowledge):
+        self.knowledge = knowledge
+        self.selected: tuple[str, str] | None = None
+        self._buttons: dict[tuple[str, str], Any] = {}
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any], model: str = "uniform") -> Notepad:
+        return cls(Knowledge.from_dict(data, model))
+
+    # -- reading -----------------------------------------------------------------------------
+    def cell(self, card: str, place: str) -> str:
+        """The text a cell shows: ✓, · or the chance (a decimal when the fraction is long)."""
+        return _cell(self.knowledge.probability(card, place))
+
+    def explanation(self, card: str, place: str) -> str:
+        """Why a cell is what it is: the engine's explanation if certain, else its exact chance."""
+        k = self.knowledge
+        name = k.card(card).name
+        if k.status(card, place) is not None:
+            return str(k.explain(card, place))
+        p = k.probability(card, place)
+        return (f"Not certain: {_place_phrase(place)} holds {name} in a share {p} "
+                f"(about {float(p):.1%}) of the {format_weight(k.consistent_deals)} deals "
+                f"that fit the record.\nOnly certain cells have a chain of reasons; the chance "
+                f"is a count of deals (notebook 02).")
+
+    # -- changing ----------------------------------------------------------------------------
+    def select(self, card: str, place: str) -> str:
+        """Pick a cell, as a click does; returns the explanation now shown."""
+        self.selected = (self.knowledge.card(card).id, place)
+        self._update()
+        return self.explanation(*self.selected)
+
+    def add(self, event: Mapping[str, Any]) -> Notepad:
+        """Add an event to the record (a JSON object, as in a record file). A contradiction
+        raises and leaves the notepad as it was."""
+        self.knowledge.add(event)
+        self._update()
+        return self
+
+    def undo(self) -> Notepad:
+        self.knowledge.undo()
+        self._update()
+        return self
+
+    # -- static ------------------------------------------------------------------------------
+    def _caption(self) -> str:
+        record = self.knowledge.record
+        who = f"{record.observer}'s notepad" if record.observer else "Public notepad"
+        events = len(record.events)
+        return (f"{who} after {events} event{'s' * (events != 1)}: "
+                f"{format_weight(self.knowledge.consistent_deals)} consistent deals")
+
+    def __repr__(self) -> str:
+        text = f"{self._caption()}\n{self.knowledge.notepad()}"
+        if self.selected:
+            text += "\n\n" + self.explanation(*self.selected)
+        return text
+
+    def _repr_html_(self) -> str:
+        html = f"<p><b>{escape(self._caption())}</b></p>" + self.knowledge._repr_html_()
+        if self.selected:
+            html += _pre(self.explanation(*self.selected))
+        return html
+
+    # -- live --------------------------------------------------------------------------------
+    def cell_button(self, card: str, place: str) -> ipywidgets.Button:
+        """The button of one cell in the live view (built if needed)."""
+        self.widget()
+        return self._buttons[(self.knowledge.card(card).id, place)]
+
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        k = self.knowledge
+        places = k.places
+        grid: list[w.Widget] = [w.HTML("")]
+        grid += [w.HTML(f"<b>{escape(p)}</b>", layout=w.Layout(justify_content="center",
+                                                               width="auto"))
+                 for p in places]
+        for category in k.edition.categories:
+            # A full row (not one spanning cell: ipywidgets drops an initial grid_column).
+            grid.append(w.HTML(f"<b>{escape(category.name)}</b>"))
+            grid += [w.HTML("") for _ in places]
+            for card in category.cards:
+                grid.append(w.HTML(escape(card.name)))
+                for place in places:
+                    button = w.Button(layout=w.Layout(width="auto", height="26px",
+                                                      padding="0 2px"))
+                    button.add_class("cluedo-cell")
+                    button.add_class(f"cluedo-cell-{card.id}-{_slug(place)}")
+                    button.on_click(lambda _b, c=card.id, p=place: self.select(c, p))
+                    self._buttons[(card.id, place)] = button
+                    grid.append(button)
+        table = w.GridBox(grid, layout=w.Layout(
+            grid_template_columns=f"max-content repeat({len(places)}, 6.5em)",
+            grid_gap="2px 4px", align_items="center"))
+        table.add_class("cluedo-notepad-grid")
+        self._caption_widget = w.HTML()
+        self._caption_widget.add_class("cluedo-notepad-caption")
+        self._explanation = w.HTML()
+        self._explanation.add_class("cluedo-explanation")
+        box = w.VBox([self._caption_widget, table, self._explanation])
+        box.add_class("cluedo-notepad")
+        return box
+
+    def _refresh(self) -> None:
+        k = self.knowledge
+        for (card, place), button in self._buttons.items():
+            p = k.probability(card, place)
+            button.description = _cell(p)
+            button.tooltip = f"{k.card(card).name} / {place}: {p}"
+            button.style.button_color = _shade(p)
+            button.style.font_weight = "bold" if p in (0, 1) else "normal"
+            button.layout.border = (SELECTED_BORDER if (card, place) == self.selected else "")
+            if (card, place) == self.selected:
+                button.add_class("cluedo-selected")
+            else:
+                button.remove_class("cluedo-selected")
+        self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
+        self._explanation.value = (
+            _pre(self.explanation(*self.selected)) if self.selected
+            else "<i>Click a cell to see why it is what it is.</i>")
+
+
+# ---------------------------------------------------------------------------------------------
+# Deduction stepper
+# ---------------------------------------------------------------------------------------------
+
+class DeductionStepper(_View):
+    """Replay a :class:`~cluedo_lab.explain.Deduction` one rule application at a time.
+
+    Position 0 is before any step; position n shows the table after step n, with the cell
+    step n concludes in yellow, the cells it uses in green, and the events it rests on marked.
+    """
+
+    def __init__(self, deduction: Deduction, position: int = 0):
+        self.deduction = deduction
+        self.position = 0
+        self._moving = False
+        self.go(position)
+
+    @classmethod
+    def from_knowledge(cls, knowledge: Knowledge) -> DeductionStepper:
+        return cls(knowledge.deduction())
+
+    # -- moving ------------------------------------------------------------------------------
+    def go(self, position: int) -> DeductionStepper:
+        if not 0 <= position <= len(self.deduction.steps):
+            raise IndexError(f"position {position} is outside 0..{len(self.deduction.steps)}")
+        self.position = position
+        self._update()
+        return self
+
+    def forward(self) -> DeductionStepper:
+        return self.go(min(self.position + 1, len(self.deduction.steps)))
+
+    def back(self) -> DeductionStepper:
+        return self.go(max(self.position - 1, 0))
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def step(self) -> Step | None:
+        """The step just taken (None at position 0)."""
+        return self.deduction.steps[self.position - 1] if self.position else None
+
+    def facts(self) -> dict[tuple[str, str], bool]:
+        """Every cell settled by the steps so far."""
+        return {(s.fact.card, s.fact.place): s.fact.holds
+                for s in self.deduction.steps[:self.position] if s.fact is not None}
+
+    def text(self) -> str:
+        """The current step in words: rule, conclusion, what it used."""
+        total = len(self.deduction.steps)
+        step = self.step
+        if step is None:
+            return (f"Step 0 of {total}: nothing deduced yet. Step forward to watch the rules "
+                    f"fill the table.")
+        ed = self.deduction.edition
+        lines = [f"Step {step.number} of {total} [{step.rule_name}]", step.text]
+        if step.premises:
+            lines.append("Uses: " + "; ".join(f.text(ed) for f in step.premises))
+        if step.events:
+            lines.append("Rests on: " + "; ".join(self._event_text(e) for e in step.events))
+        return "\n".join(lines)
+
+    def _event_text(self, position: int) -> str:
+        if position == 0:
+            return "the set-up (your hand, the hand sizes)"
+        return self.deduction.record.events[position - 1].describe()
+
+    # -- static ------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _grid_html(self) -> str:
+        d = self.deduction
+        known = self.facts()
+        step = self.step
+        concluded = {(step.fact.card, step.fact.place)} if step and step.fact else set()
+        used = {(f.card, f.place) for f in step.premises} if step else set()
+        head = "".join(f"<th>{escape(p)}</th>" for p in d.places)
+        rows = []
+        for category in d.edition.categories:
+            rows.append(f"<tr><th colspan='{len(d.places) + 1}' style='text-align:left'>"
+                        f"{escape(category.name)}</th></tr>")
+            for card in category.cards:
+                cells = []
+                for place in d.places:
+                    key = (card.id, place)
+                    mark = {True: "✓", False: "·", None: ""}[known.get(key)]
+                    css, colour = ("cluedo-concluded", CONCLUDED) if key in concluded else (
+                        ("cluedo-premise", PREMISE) if key in used else ("", ""))
+                    style = "text-align:center;min-width:3em"
+                    if colour:
+                        style += f";background:{colour}"
+                    cls = f" class='{css}'" if css else ""
+                    cells.append(f"<td{cls} style='{style}'>{mark}</td>")
+                rows.append(f"<tr><td>{escape(card.name)}</td>{''.join(cells)}</tr>")
+        return (f"<table class='cluedo-step-table'><tr><th></th>{head}</tr>{''.join(rows)}"
+                f"</table>")
+
+    def _events_html(self) -> str:
+        used = set(self.step.events) if self.step else set()
+        items = []
+        for position in range(len(self.deduction.record.events) + 1):
+            text = escape(self._event_text(position))
+            if position in used:
+                items.append(f"<li class='cluedo-event-used' style='background:{CONCLUDED}'>"
+                             f"<b>{text}</b></li>")
+            else:
+                items.append(f"<li>{text}</li>")
+        return f"<ul class='cluedo-step-events'>{''.join(items)}</ul>"
+
+    def _repr_html_(self) -> str:
+        return _pre(self.text()) + self._grid_html() + self._events_html()
+
+    # -- live --------------------------------------------------------------------------------
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        total = len(self.deduction.steps)
+        self._back = w.Button(description="◀ Back", tooltip="undo the last step")
+        self._back.add_class("cluedo-back")
+        self._forward = w.Button(description="Forward ▶", tooltip="apply the next rule")
+        self._forward.add_class("cluedo-forward")
+        self._slider = w.IntSlider(min=0, max=total, description="step",
+                                   continuous_update=False)
+        self._slider.add_class("cluedo-step-slider")
+        self._back.on_click(lambda _b: self.back())
+        self._forward.on_click(lambda _b: self.forward())
+        self._slider.observe(lambda change: self.go(change["new"]), names="value")
+        self._text = w.HTML()
+        self._text.add_class("cluedo-step-text")
+        self._grid = w.HTML()
+        self._grid.add_class("cluedo-step-grid")
+        self._events = w.HTML()
+        self._events.add_class("cluedo-step-events-box")
+        box = w.VBox([w.HBox([self._back, self._forward, self._slider]), self._text,
+                      w.HBox([self._grid, self._events])])
+        box.add_class("cluedo-stepper")
+        return box
+
+    def _refresh(self) -> None:
+        if self._moving:
+            return
+        self._moving = True  # setting the slider calls go() again: don't recurse
+        try:
+            self._slider.value = self.position
+            self._back.disabled = self.position == 0
+            self._forward.disabled = self.position == len(self.deduction.steps)
+            self._text.value = _pre(self.text())
+            self._grid.value = self._grid_html()
+            self._events.value = self._events_html()
+        finally:
+            self._moving = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Board explorer
+# ---------------------------------------------------------------------------------------------
+
+def shortest_route(board: Board, start: Node, room: str) -> list[Node] | None:
+    """One shortest route (a list of graph nodes) from ``start`` into ``room`` on an empty
+    board, or None if there is none; its length is :func:`~cluedo_lab.board.shortest_moves`.
+
+    Walks corridor squares only (rooms are entered, never crossed) and ignores secret passages,
+    exactly as the board module counts moves.
+    """
+    here = board.locate(start)
+    board.room_name(room)  # ValueError for an unknown room
+    if here == room:
+        return [room]
+    allowed = {n for n in board.graph if not isinstance(n, str)} | {here, room}
+    walk = nx.subgraph_view(board.graph, filter_node=allowed.__contains__,
+                            filter_edge=lambda a, b: not board.graph[a][b]["passage"])
+    try:
+        return nx.shortest_path(walk, here, room)
+    except nx.NetworkXNoPath:
+        return None
+
+
+class BoardExplorer(_View):
+    """The board with one piece: where can it get this turn, and how?
+
+    Pick a position (a suspect's start square, a room, or any corridor square) to shade every
+    room by the exact chance of entering it this turn (:func:`~cluedo_lab.board.reach_chance`);
+    choose a room to draw a shortest route to it, and show the secret passages.
+    """
+
+    CELL = 20
+
+    def __init__(self, board: Board | str, dice: DiceLike = 2, position: Node | None = None,
+                 *, target: str | None = None, show_route: bool = False,
+                 show_passages: bool = False, names: Mapping[str, str] | None = None):
+        self.board = load_board(board) if isinstance(board, str) else board
+        self.dice = dice
+        self.names = dict(names or {})
+        self.position: Node = next(iter(self.board.starts))
+        self.target = target or self.board.rooms[0]
+        self.show_route = show_route
+        self.show_passages = show_passages
+        self.message = ""
+        self.pick(self.position if position is None else position)
+
+    @classmethod
+    def for_edition(cls, edition: Edition, **options: Any) -> BoardExplorer:
+        """The edition's board and dice, with its suspects' names on the start squares."""
+        if edition.board is None:
+            raise ValueError(f"{edition.id} is a card game: it has no board")
+        names = {c.id: c.name for c in edition.cards}
+        return cls(edition.board, Dice.for_edition(edition), names=names, **options)
+
+    # -- choosing ----------------------------------------------------------------------------
+    def choices(self) -> list[tuple[str, Node]]:
+        """Positions offered in the drop-down: the start squares, then the rooms."""
+        starts = [(f"{self._who(s)}'s start {sq}", s) for s, sq in self.board.starts.items()]
+        return starts + [(self.board.room_name(r), r) for r in self.board.rooms]
+
+    def pick(self, position: Node | Sequence[int]) -> BoardExplorer:
+        """Move the piece: a suspect id (its start square), a room id, or a (row, col) square.
+        Raises ValueError for anywhere a piece cannot stand."""
+        if not isinstance(position, str):
+            position = (position[0], position[1])
+        self.board.locate(position)
+        self.position = position
+        self.message = ""
+        self._update()
+        return self
+
+    def pick_text(self, text: str) -> BoardExplorer:
+        """Pick from typed text: "row, col", a room id or a suspect id. A bad entry keeps the
+        old position and sets :attr:`message`."""
+        numbers = re.fullmatch(r"\s*\(?\s*(\d+)\s*[, ]\s*(\d+)\s*\)?\s*", text)
+        try:
+            self.pick((int(numbers[1]), int(numbers[2])) if numbers else text.strip())
+        except ValueError as exc:
+            self.message = str(exc)
+            self._update()
+        return self
+
+    def route_to(self, room: str, show: bool = True) -> BoardExplorer:
+        self.board.room_name(room)  # checks the room
+        self.target, self.show_route = room, show
+        self._update()
+        return self
+
+    def passages(self, show: bool = True) -> BoardExplorer:
+        self.show_passages = show
+        self._update()
+        return self
+
+    # -- reading -----------------------------------------------------------------------------
+    def _who(self, suspect: str) -> str:
+        return self.names.get(suspect, suspect.title())
+
+    def where(self) -> str:
+        """The position in words."""
+        node = self.board.locate(self.position)
+        if isinstance(self.position, str) and self.position in self.board.starts:
+            return f"{self._who(self.position)}'s start square {node}"
+        if isinstance(node, str):
+            return f"the {self.board.room_name(node)}"
+        return f"square {node}"
+
+    def chances(self) -> dict[str, Fraction]:
+        """Exact chance of entering each other room this turn (the engine's reach_chance)."""
+        return reach_chance(self.board, self.position, self.dice)
+
+    def moves(self) -> dict[str, int]:
+        return room_distances(self.board, self.position)
+
+    def route(self) -> list[Node] | None:
+        return shortest_route(self.board, self.position, self.target)
+
+    def _passage_lines(self) -> list[str]:
+        here = self.board.locate(self.position)
+        lines = []
+        for a, b in self.board.passages:
+            note = " (from here: no roll needed)" if here in (a, b) else ""
+            lines.append(f"{self.board.room_name(a)} <-> {self.board.room_name(b)}{note}")
+        return lines
+
+    def table(self) -> list[tuple[str, int | None, Fraction]]:
+        """(room id, moves needed, chance this turn) for every other room, nearest first."""
+        chances, moves = self.chances(), self.moves()
+        order = {r: i for i, r in enumerate(self.board.rooms)}
+        rows = [(r, moves.get(r), chances[r]) for r in chances]
+        return sorted(rows, key=lambda row: (row[1] is None, row[1] or 0, order[row[0]]))
+
+    def _dice_text(self) -> str:
+        return "the given dice" if isinstance(self.dice, Mapping) else str(Dice.of(self.dice))
+
+    def __repr__(self) -> str:
+        lines = [f"From {self.where()} with {self._dice_text()}:",
+                 f"{'room':16}{'moves':>6}  chance this turn"]
+        for room, moves, chance in self.table():
+            lines.append(f"{self.board.room_name(room):16}{'-' if moves is None else moves:>6}"
+                         f"  {chance}")
+        if self.show_route:
+            lines.append(self._route_text(self.route()))
+        if self.show_passages:
+            lines += ["Secret passages:"] + ["  " + line for line in self._passage_lines()]
+        return "\n".join(lines)
+
+    def _route_text(self, route: list[Node] | None) -> str:
+        name = self.board.room_name(self.target)
+        if route is None:
+            return f"No way into the {name} from here."
+        if len(route) == 1:
+            return f"Already in the {name}."
+        return f"Shortest route to the {name}: {len(route) - 1} moves."
+
+    # -- drawing -----------------------------------------------------------------------------
+    def svg(self) -> str:
+        """The board with the piece, the reach chances as heat, and the chosen overlays."""
+        board = self.board
+        node = board.locate(self.position)
+        if isinstance(self.position, str) and self.position in board.starts:
+            pieces = {self.position: node}
+        else:
+            pieces = {"you": node}
+        heat: dict[Node, Fraction] = dict(self.chances())
+        drawing = board.svg(pieces=pieces, heat=heat, cell=self.CELL,
+                            colours={"you": "#212121"})
+        extra = []
+        if self.show_passages:
+            extra += self._passages_svg()
+        if self.show_route and (route := self.route()) and len(route) > 1:
+            extra.append(self._route_svg(route))
+        if not extra:
+            return drawing
+        return drawing.replace("</svg>\n", "\n".join(extra) + "\n</svg>\n")
+
+    def _xy(self, square: tuple[float, float]) -> tuple[str, str]:
+        """SVG coordinates of a square's centre (render_svg: margin cell/2, no title)."""
+        cell = self.CELL
+        return (f"{cell / 2 + (square[1] + 0.5) * cell:g}",
+                f"{cell / 2 + (square[0] + 0.5) * cell:g}")
+
+    def _room_anchor(self, room: str) -> tuple[float, float]:
+        """Where a passage line ends: the room's staircase, else the middle of the room."""
+        for sq, r in sorted(self.board.staircases.items()):
+            if r == room:
+                return sq
+        squares = self.board.room_squares[room]
+        return (sum(r for r, _ in squares) / len(squares) - 0.5,
+                sum(c for _, c in squares) / len(squares) - 0.5)
+
+    def _passages_svg(self) -> list[str]:
+        out = []
+        for a, b in self.board.passages:
+            (xa, ya), (xb, yb) = (self._xy(self._room_anchor(r)) for r in (a, b))
+            out.append(f'<line class="cluedo-passage" x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}" '
+                       f'stroke="{PASSAGE}" stroke-width="4" stroke-dasharray="10 6">'
+                       f'<title>secret passage: {escape(self.board.room_name(a))} - '
+                       f'{escape(self.board.room_name(b))}</title></line>')
+        return out
+
+    def _route_svg(self, route: list[Node]) -> str:
+        doors = {(d.room, d.corridor): d.square for d in self.board.doors}
+        points = []
+        for i, node in enumerate(route):
+            if isinstance(node, str):  # a room at either end: draw to its door square
+                neighbour = route[1] if i == 0 else route[i - 1]
+                node = doors[(node, neighbour)]
+            points.append(",".join(self._xy(node)))
+        return (f'<polyline class="cluedo-route" points="{" ".join(points)}" fill="none" '
+                f'stroke="{ROUTE}" stroke-width="5" stroke-linejoin="round" '
+                f'stroke-opacity="0.8"><title>{escape(self._route_text(route))}</title>'
+                f'</polyline>')
+
+    def _table_html(self) -> str:
+        rows = []
+        for room, moves, chance in self.table():
+            css = " class='cluedo-reachable'" if chance else ""
+            rows.append(f"<tr{css}><td>{escape(self.board.room_name(room))}</td>"
+                        f"<td style='text-align:right'>{'-' if moves is None else moves}</td>"
+                        f"<td style='text-align:right'>{chance}</td>"
+                        f"<td style='text-align:right'>{float(chance):.1%}</td></tr>")
+        notes = []
+        if self.show_route:
+            notes.append(escape(self._route_text(self.route())))
+        if self.show_passages:
+            notes.append("Secret passages: " + "; ".join(escape(line)
+                                                         for line in self._passage_lines()))
+        if self.message:
+            notes.append(f"<span style='color:#b71c1c'>{escape(self.message)}</span>")
+        return (f"<p class='cluedo-where'>From {escape(self.where())}:</p>"
+                "<table class='cluedo-reach-table'><tr><th>room</th><th>moves</th>"
+                f"<th>chance this turn</th><th></th></tr>{''.join(rows)}</table>"
+                + "".join(f"<p>{n}</p>" for n in notes))
+
+    def _repr_html_(self) -> str:
+        return (f"<div style='display:flex;gap:1em;align-items:flex-start'>"
+                f"<div>{self.svg()}</div><div>{self._table_html()}</div></div>")
+
+    # -- live --------------------------------------------------------------------------------
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        options = self.choices()
+        self._where = w.Dropdown(options=options, description="piece at",
+                                 value=self.position if self.position in dict(options).values()
+                                 else None)
+        self._where.add_class("cluedo-board-where")
+        self._square = w.Text(placeholder="row, col  e.g. 7, 17", description="or square",
+                              continuous_update=False)
+        self._square.add_class("cluedo-board-square")
+        self._target = w.Dropdown(options=[(self.board.room_name(r), r)
+                                           for r in self.board.rooms],
+                                  value=self.target, description="route to")
+        self._target.add_class("cluedo-board-target")
+        self._show_route = w.Checkbox(value=self.show_route, description="shortest route")
+        self._show_route.add_class("cluedo-board-route")
+        self._show_passages = w.Checkbox(value=self.show_passages,
+                                         description="secret passages")
+        self._show_passages.add_class("cluedo-board-passages")
+        self._drawing = w.HTML()
+        self._drawing.add_class("cluedo-board-svg")
+        self._table = w.HTML()
+        self._table.add_class("cluedo-board-table")
+
+        self._where.observe(lambda c: c["new"] is not None and self.pick(c["new"]),
+                            names="value")
+        self._square.observe(lambda c: c["new"].strip() and self.pick_text(c["new"]),
+                             names="value")
+        self._target.observe(lambda c: self.route_to(c["new"], self.show_route),
+                             names="value")
+        self._show_route.observe(lambda c: self.route_to(self.target, c["new"]),
+                                 names="value")
+        self._show_passages.observe(lambda c: self.passages(c["new"]), names="value")
+        controls = w.VBox([self._where, self._square, self._target, self._show_route,
+                           self._show_passages, self._table],
+                          layout=w.Layout(min_width="22em"))
+        box = w.HBox([self._drawing, controls])
+        box.add_class("cluedo-board-explorer")
+        return box
+
+    def _refresh(self) -> None:
+        self._drawing.value = self.svg()
+        self._table.value = self._table_html()
+        if self.position in dict(self.choices()).values():
+            self._where.value = self.position
+        else:
+            self._where.value = None
+        self._show_route.value = self.show_route
+        self._show_passages.value = self.show_passages
+        self._target.value = self.target
+
+
+# ---------------------------------------------------------------------------------------------
+# Suggestion advisor
+# ---------------------------------------------------------------------------------------------
+
+class SuggestionAdvisor(_View):
+    """The legal questions ranked by exact expected information gain about the envelope
+    (:func:`~cluedo_lab.advice.rank_questions`), optionally only those naming one room.
+
+    Ranking every question can take seconds on a big position, so a ranking is computed on
+    first look and kept per room until the knowledge's record changes.
+    """
+
+    def __init__(self, knowledge: Knowledge, room: str | None = None, *, top: int = 8,
+                 asker: str | None = None):
+        self.knowledge = knowledge
+        self.asker = asker
+        self.top = top
+        self.room = None if room is None else knowledge.card(room).id
+        self.chosen = 0
+        self._rankings: dict[str | None, list[Option]] = {}
+        self._record = knowledge.record
+
+    # -- choosing ----------------------------------------------------------------------------
+    def rooms(self) -> list[tuple[str, str]]:
+        """(name, id) of the cards a question may be pinned to: the rooms, if the deck has any."""
+        return [(c.name, c.id) for cat in self.knowledge.edition.categories
+                if cat.id == "room" for c in cat.cards]
+
+    def restrict(self, room: str | None) -> SuggestionAdvisor:
+        """Only questions naming ``room`` (the room your piece stands in); None for all."""
+        self.room = None if room is None else self.knowledge.card(room).id
+        self.chosen = 0
+        self._update()
+        return self
+
+    def choose(self, index: int) -> SuggestionAdvisor:
+        """Show the possible answers of the ``index``-th best question."""
+        if not 0 <= index < len(self.best()):
+            raise IndexError(f"choose 0..{len(self.best()) - 1}")
+        self.chosen = index
+        self._update()
+        return self
+
+    # -- reading -----------------------------------------------------------------------------
+    def ranking(self) -> list[Option]:
+        """Every legal question (naming :attr:`room` if set), best first."""
+        if self._record is not self.knowledge.record:  # an event was added or undone
+            self._rankings, self._record = {}, self.knowledge.record
+        if self.room not in self._rankings:
+            fixed = [self.room] if self.room else []
+            self._rankings[self.room] = rank_questions(self.knowledge, self.asker, fixed)
+        return self._rankings[self.room]
+
+    def best(self) -> list[Option]:
+        return self.ranking()[:self.top]
+
+    def _names(self, option: Option) -> str:
+        return ", ".join(self.knowledge.card(c).name for c in option.named)
+
+    def answers(self, index: int | None = None) -> str:
+        """The chosen question's possible answers, their chances and the bits left after."""
+        option = self.best()[self.chosen if index is None else index]
+        names = {c.id: c.name for c in self.knowledge.edition.cards}
+        return f"Ask about {self._names(option)}:\n{outcome_table(option, names)}"
+
+    def _heading(self) -> str:
+        record = self.knowledge.record
+        who = self.asker or record.observer
+        scope = (f"naming the {self.knowledge.card(self.room).name}" if self.room
+                 else "of every kind")
+        return (f"Best questions for {who} ({len(self.ranking())} questions {scope}), "
+                f"by expected information gain")
+
+    def __repr__(self) -> str:
+        lines = [self._heading(), f"{'#':>2}  {'bits':>6}  question"]
+        for i, option in enumerate(self.best(), start=1):
+            lines.append(f"{i:>2}  {option.gain:6.3f}  {self._names(option)}")
+        return "\n".join(lines + ["", self.answers()])
+
+    def _table_html(self) -> str:
+        rows = []
+        for i, option in enumerate(self.best()):
+            css = " class='cluedo-advisor-chosen' style='background:#fff3c4'" if (
+                i == self.chosen) else ""
+            rows.append(f"<tr{css}><td>{i + 1}</td><td>{escape(self._names(option))}</td>"
+                        f"<td style='text-align:right'>{option.gain:.3f}</td></tr>")
+        return (f"<p><b>{escape(self._heading())}</b></p><table class='cluedo-advisor-ranking'>"
+                f"<tr><th>#</th><th>question</th><th>bits gained (expected)</th></tr>"
+                f"{''.join(rows)}</table>")
+
+    def _repr_html_(self) -> str:
+        return self._table_html() + _pre(self.answers())
+
+    # -- live --------------------------------------------------------------------------------
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        rooms = self.rooms()
+        self._room = w.Dropdown(options=[("any room", None), *rooms], value=self.room,
+                                description="room", disabled=not rooms)
+        self._room.add_class("cluedo-advisor-room")
+        self._question = w.Dropdown(description="answers to", layout=w.Layout(width="32em"))
+        self._question.add_class("cluedo-advisor-question")
+        self._ranking = w.HTML()
+        self._ranking.add_class("cluedo-advisor-table")
+        self._answers = w.HTML()
+        self._answers.add_class("cluedo-advisor-answers")
+        self._syncing = False
+        self._room.observe(lambda c: self.restrict(c["new"]), names="value")
+        self._question.observe(
+            lambda c: None if self._syncing or c["new"] is None else self.choose(c["new"]),
+            names="value")
+        box = w.VBox([self._room, self._ranking, self._question, self._answers])
+        box.add_class("cluedo-advisor")
+        return box
+
+    def _refresh(self) -> None:
+        self._syncing = True
+        try:
+            self._room.value = self.room
+            self._question.options = [(f"{i + 1}. {self._names(o)}", i)
+                                      for i, o in enumerate(self.best())]
+            self._question.value = self.chosen
+        finally:
+            self._syncing = False
+        self._ranking.value = self._table_html()
+        self._answers.value = _pre(self.answers())
+
+
+__all__ = ["BoardExplorer", "DeductionStepper", "Notepad", "SuggestionAdvisor",
+           "shortest_route"]

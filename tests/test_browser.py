@@ -1,0 +1,234 @@
+"""The notebooks as a learner meets them: JupyterLab in a real (headless) Chromium.
+
+A session fixture starts JupyterLab on a free local port over a copy of ``notebooks/`` (so
+autosave never touches the repository), with its own config, settings, workspace and runtime
+folders. Each test opens a notebook, runs every cell, clicks the live widgets and checks that
+the views changed as the engine says they should; screenshots go to
+``tests/browser/screenshots/`` (git-ignored) for a person to look at.
+
+Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` Python package (no
+``playwright install``: the system browser is used). Without either, the tests skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = Path(__file__).resolve().parent / "browser" / "screenshots"
+TOKEN = "cluedo-browser-test"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+START_TIMEOUT = 60  # seconds for JupyterLab to answer /api/status
+RUN_TIMEOUT = 120_000  # milliseconds for a notebook to run to its last cell
+UI_TIMEOUT = 30_000  # milliseconds for a widget to react to a click
+
+if not CHROMIUM.exists():
+    pytest.skip("the browser test needs Chromium at /usr/bin/chromium "
+                "(Debian: apt-get install chromium)", allow_module_level=True)
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="the browser test needs the playwright package "
+                                  "(pip install playwright; the system Chromium is used)")
+expect = playwright_api.expect
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a JupyterLab serving a copy of notebooks/; stopped after the session."""
+    home = tmp_path_factory.mktemp("jupyterlab")
+    work = home / "notebooks"
+    shutil.copytree(ROOT / "notebooks", work, ignore=shutil.ignore_patterns(".ipynb_*"))
+    for notebook in work.glob("*.ipynb"):  # no stored outputs: the test sees only fresh ones
+        data = json.loads(notebook.read_text())
+        for cell in data["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        notebook.write_text(json.dumps(data))
+    config = home / "config"
+    (config / "labconfig").mkdir(parents=True)
+    # The "official Jupyter news?" toast covers the notebook; news_url=None alone keeps it.
+    (config / "labconfig" / "page_config.json").write_text(json.dumps(
+        {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # Render every cell (no windowing), so the last cell's prompt is in the page to wait on.
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    port = _free_port()
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "PYTHONHASHSEED": "0"}
+    log = (home / "jupyterlab.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+         "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={TOKEN}",
+         f"--ServerApp.root_dir={work}", "--LabApp.news_url=None",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         f"--LabApp.user_settings_dir={home / 'settings'}",
+         f"--LabApp.workspaces_dir={home / 'workspaces'}"],
+        cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"JupyterLab exited with {proc.returncode}; see {log.name}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"JupyterLab did not answer in {START_TIMEOUT} s; see {log.name}")
+                time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page; if the test fails, a screenshot named after it is saved first."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1400})
+    page = context.new_page()
+    page.set_default_timeout(UI_TIMEOUT)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@contextmanager
+def screenshot_on_failure(page, name: str) -> Iterator[None]:
+    try:
+        yield
+    except BaseException:
+        shot(page, f"FAILED-{name}.png")
+        raise
+
+
+def shot(target, name: str) -> Path:
+    """Save a screenshot of a page or of one element."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    target.screenshot(path=str(path))
+    return path
+
+
+def run_notebook(page, base: str, name: str) -> None:
+    """Open a notebook, wait for its kernel, run all cells and wait for the last one."""
+    page.goto(f"{base}/lab/tree/{name}?reset&token={TOKEN}")
+    expect(page.locator("#jp-main-statusbar")).to_contain_text("Idle", timeout=RUN_TIMEOUT)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    last_prompt = page.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt").last
+    expect(last_prompt).to_have_text(re.compile(r"^\[\d+\]:?$"), timeout=RUN_TIMEOUT)
+    expect(page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+           .filter(has_text="Error")).to_have_count(0)
+
+
+def test_notepad_and_stepper(page, jupyterlab):
+    with screenshot_on_failure(page, "test_notepad_and_stepper"):
+        run_notebook(page, jupyterlab, "04_notepad_and_stepper.ipynb")
+
+        # The stepper starts before the first step; Forward applies rule steps one by one.
+        stepper = page.locator(".cluedo-stepper")
+        text = stepper.locator(".cluedo-step-text")
+        expect(text).to_contain_text("Step 0 of 66")
+        stepper.scroll_into_view_if_needed()
+        stepper.locator("button.cluedo-forward").click()
+        expect(text).to_contain_text("Step 1 of 66")
+        expect(text).to_contain_text("[Observed]")
+        expect(stepper.locator(".cluedo-step-grid .cluedo-concluded")).to_have_count(1)
+        expect(stepper.locator(".cluedo-event-used")).to_have_count(1)
+        stepper.locator("button.cluedo-forward").click()
+        expect(text).to_contain_text("Step 2 of 66")
+        stepper.locator("button.cluedo-back").click()
+        expect(text).to_contain_text("Step 1 of 66")
+        shot(stepper, "04_stepper_step1.png")
+
+        # The notepad already shows event 8 (added by a later cell); clicking a cell explains it.
+        notepad = page.locator(".cluedo-notepad")
+        expect(notepad.locator(".cluedo-notepad-caption")).to_contain_text(
+            "after 8 events: 30 consistent deals")
+        explanation = notepad.locator(".cluedo-explanation")
+        cell = notepad.locator("button.cluedo-cell-peacock-envelope")
+        expect(cell).to_have_text("✓")
+        cell.scroll_into_view_if_needed()
+        cell.click()
+        expect(explanation).to_contain_text("Why the envelope holds Mrs. Peacock")
+        expect(explanation).to_contain_text("[Last place left]")
+        expect(cell).to_have_class(re.compile(r"\bcluedo-selected\b"))
+        explanation.scroll_into_view_if_needed()  # JupyterLab scrolls a panel, not the page
+        shot(page, "04_notepad_why.png")
+        notepad.locator("button.cluedo-cell-ballroom-cy").click()
+        expect(explanation).to_contain_text("Not certain")
+        expect(explanation).to_contain_text("7/10")
+        explanation.scroll_into_view_if_needed()
+        shot(page, "04_notepad_chance.png")
+
+
+def test_board_explorer(page, jupyterlab):
+    with screenshot_on_failure(page, "test_board_explorer"):
+        run_notebook(page, jupyterlab, "05_board_explorer.ipynb")
+
+        explorer = page.locator(".cluedo-board-explorer")
+        table = explorer.locator(".cluedo-board-table")
+        drawing = explorer.locator(".cluedo-board-svg svg")
+        explorer.scroll_into_view_if_needed()
+        expect(table).to_contain_text("Miss Scarlett's start square (24, 7)")
+        expect(drawing.locator("polyline.cluedo-route")).to_have_count(1)
+        expect(drawing.locator("line.cluedo-passage")).to_have_count(2)
+        shot(explorer, "05_explorer_start.png")
+
+        # Pick Mrs. Peacock's start: 7 moves to the Conservatory, 7/12 with two dice.
+        explorer.locator(".cluedo-board-where select").select_option(
+            label="Mrs. Peacock's start (6, 23)")
+        expect(table).to_contain_text("Mrs. Peacock's start square (6, 23)")
+        expect(table.locator("tr", has_text="Conservatory")).to_contain_text("7/12")
+        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("1/6")
+        expect(drawing.locator("text", has_text="7/12")).to_have_count(1)
+        expect(table).to_contain_text("Shortest route to the Billiard Room: 10 moves.")
+        shot(explorer, "05_explorer_peacock.png")
+
+        # Type a square: three rooms almost certain from just below the Ballroom.
+        square = explorer.locator(".cluedo-board-square input")
+        square.fill("7, 17")
+        square.press("Enter")
+        expect(table).to_contain_text("square (7, 17)")
+        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("35/36")
+        shot(explorer, "05_explorer_square.png")
+        explorer.scroll_into_view_if_needed()
+        shot(page, "05_page.png")

@@ -1,0 +1,356 @@
+"""The notebook widgets, driven from Python as a learner's clicks would drive them.
+
+Every expectation is read from the engine (``Knowledge``, ``Deduction``, ``reach_chance``,
+``rank_questions``), never from the widget itself: the views must show exactly what the library
+computes, and the live widget must show the same as the static rendering.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from html import escape
+from pathlib import Path
+
+import pytest
+
+from cluedo_lab.advice import outcome_table, rank_questions
+from cluedo_lab.board import load_board, reach_chance, room_distances, shortest_moves
+from cluedo_lab.dice import Dice
+from cluedo_lab.edition import load_edition
+from cluedo_lab.errors import Contradiction
+from cluedo_lab.explain import Deduction, Fact
+from cluedo_lab.knowledge import Knowledge
+from cluedo_lab.record import Record
+from cluedo_lab.widgets import (
+    BoardExplorer,
+    DeductionStepper,
+    Notepad,
+    SuggestionAdvisor,
+    shortest_route,
+)
+
+pytest.importorskip("ipywidgets")
+
+RECORDS = Path(__file__).parent / "records"
+CLASSIC = load_edition("cluedo-classic-1949")
+SMALL_DECK = {"suspect": ["Plum", "White", "Green"], "weapon": ["Rope", "Knife", "Pipe"],
+              "room": ["Hall", "Study", "Den"]}
+SMALL = {"deck": SMALL_DECK, "players": ["Ann", "Bob", "Cy"], "observer": "Ann",
+         "hand": ["Plum", "Rope"],
+         "events": [{"suggest": ["Green", "Knife", "Hall"], "by": "Ann", "shown_by": "Bob",
+                     "card": "Knife"}]}
+
+# The game of notebooks 01, 04 and 06 after seven events.
+SEVEN_EVENTS = {
+    "edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"], "observer": "Ann",
+    "hand": ["Plum", "Dagger", "Rope", "Kitchen", "Hall", "Study"],
+    "events": [
+        {"suggest": ["Peacock", "Spanner", "Kitchen"], "by": "Bob", "passed": ["Cy"],
+         "shown_by": "Ann", "card": "Kitchen"},
+        {"suggest": ["Scarlett", "Candlestick", "Lounge"], "by": "Ann", "shown_by": "Bob",
+         "card": "Scarlett"},
+        {"suggest": ["White", "Rope", "Hall"], "by": "Bob", "shown_by": "Cy"},
+        {"suggest": ["Mustard", "Revolver", "Ballroom"], "by": "Ann", "shown_by": "Bob",
+         "card": "Revolver"},
+        {"suggest": ["Green", "Lead Piping", "Conservatory"], "by": "Cy", "passed": ["Ann"],
+         "shown_by": "Bob"},
+        {"suggest": ["Peacock", "Spanner", "Library"], "by": "Ann", "shown_by": "Bob",
+         "card": "Library"},
+        {"suggest": ["Mustard", "Candlestick", "Dining Room"], "by": "Cy", "passed": ["Ann"],
+         "shown_by": "Bob"},
+    ],
+}
+
+
+def classic_record() -> dict:
+    return json.loads((RECORDS / "classic-3p-ann.json").read_text())
+
+
+@pytest.fixture
+def ann() -> Knowledge:
+    return Knowledge.from_dict(classic_record())
+
+
+# -- Notepad ----------------------------------------------------------------------------------
+
+def test_notepad_cells_are_the_engine_probabilities(ann):
+    pad = Notepad(ann)
+    pad.widget()
+    for card in CLASSIC.cards:
+        for place in ann.places:
+            p = ann.probability(card.id, place)
+            button = pad.cell_button(card.id, place)
+            expected = "✓" if p == 1 else "·" if p == 0 else None
+            if expected:
+                assert button.description == expected
+            else:  # the exact fraction, or its decimal when long; exact in the tooltip
+                assert button.description in (str(p), f"{float(p):.3f}")
+            assert button.tooltip.endswith(f": {p}")
+    assert pad.cell_button("White", "Cy").description == "✓"
+    assert "4,431 consistent deals" in pad._caption_widget.value
+
+
+def test_clicking_a_cell_shows_its_explanation(ann):
+    pad = Notepad(ann)
+    pad.widget()
+    assert "Click a cell" in pad._explanation.value
+    pad.cell_button("White", "Cy").click()
+    assert pad.selected == ("white", "Cy")
+    assert pad._explanation.value == f"<pre>{escape(str(ann.explain('White', 'Cy')))}</pre>"
+    assert "cluedo-selected" in pad.cell_button("White", "Cy")._dom_classes
+    pad.cell_button("Scarlett", "Cy").click()  # not certain: the exact chance instead
+    assert "cluedo-selected" not in pad.cell_button("White", "Cy")._dom_classes
+    assert str(ann.probability("Scarlett", "Cy")) in pad._explanation.value
+    assert "Not certain" in pad._explanation.value
+
+
+def test_adding_an_event_updates_every_cell(ann):
+    pad = Notepad(ann)
+    pad.widget()
+    assert pad.cell_button("Scarlett", "Cy").description not in ("✓", "·")
+    pad.add({"suggest": ["Scarlett", "Revolver", "Hall"], "by": "Ann", "passed": ["Bob"],
+             "shown_by": "Cy", "card": "Scarlett"})
+    assert pad.cell_button("Scarlett", "Cy").description == "✓"
+    assert pad.cell_button("Scarlett", "envelope").description == "·"
+    for card in CLASSIC.cards:
+        for place in ann.places:
+            assert pad.cell_button(card.id, place).tooltip.endswith(
+                f": {ann.probability(card.id, place)}")
+    pad.undo()
+    assert pad.cell_button("Scarlett", "Cy").description == "0.509"
+
+
+def test_a_contradiction_leaves_the_notepad_as_it_was(ann):
+    pad = Notepad(ann)
+    before = repr(pad)
+    with pytest.raises(Contradiction):
+        pad.add({"reveal": "Mrs. White", "by": "Bob"})  # Cy holds White
+    assert repr(pad) == before
+
+
+def test_notepad_static_rendering(ann):
+    pad = Notepad(ann)
+    assert repr(pad).splitlines()[1:] == ann.notepad().splitlines()
+    assert pad._repr_html_().count("<td style='background:rgb(") == 21 * 4
+    pad.select("Lounge", "Cy")
+    assert str(ann.explain("Lounge", "Cy")) in repr(pad)
+    assert Notepad(Knowledge.from_dict(classic_record()))._repr_html_() in pad._repr_html_()
+
+
+# -- Deduction stepper ------------------------------------------------------------------------
+
+def test_stepping_forward_shows_step_one(ann):
+    deduction = ann.deduction()
+    stepper = DeductionStepper(deduction)
+    stepper.widget()
+    assert stepper._back.disabled and not stepper._forward.disabled
+    assert "Step 0 of 47" in stepper._text.value
+    stepper._forward.click()
+    first = deduction.steps[0]
+    assert stepper.position == 1 and stepper._slider.value == 1
+    assert escape(first.text) in stepper._text.value
+    assert f"[{first.rule_name}]" in stepper._text.value
+    assert stepper._grid.value.count("cluedo-concluded") == 1
+    assert "cluedo-event-used" in stepper._events.value  # the set-up: Ann's hand
+    stepper._back.click()
+    assert stepper.position == 0 and "Step 0" in stepper._text.value
+
+
+def test_stepper_highlights_premises_and_events(ann):
+    deduction = ann.deduction()
+    stepper = DeductionStepper(deduction)
+    stepper.widget()
+    shown = next(s for s in deduction.steps if s.rule == "showed-one")
+    stepper._slider.value = shown.number  # the slider jumps, like the buttons
+    assert stepper.step is shown and stepper.position == shown.number
+    assert stepper._grid.value.count("cluedo-premise") == len(shown.premises) > 0
+    used = [line for line in stepper._events.value.split("<li") if "cluedo-event-used" in line]
+    assert len(used) == len(shown.events) == 1
+    assert escape(deduction.record.events[shown.events[0] - 1].describe()) in used[0]
+    assert str(stepper) == stepper.text()
+
+
+def test_stepper_end_shows_everything_the_rules_found(ann):
+    deduction = ann.deduction()
+    stepper = DeductionStepper(deduction)
+    stepper.widget()
+    stepper.go(len(deduction.steps))
+    assert stepper._forward.disabled
+    stepper._forward.click()  # a disabled button's handler does nothing harmful
+    assert stepper.position == len(deduction.steps)
+    assert stepper.facts() == {key: s.fact.holds for key, s in deduction.cells.items()}
+    # every rule-found fact is a known cell of the exact count
+    for (card, place), holds in stepper.facts().items():
+        assert ann.status(card, place) is holds
+    with pytest.raises(IndexError):
+        stepper.go(len(deduction.steps) + 1)
+
+
+def test_stepper_shows_a_contradiction():
+    record = Record.from_dict(classic_record())  # Cy holds White: suppose the envelope does
+    stepper = DeductionStepper(Deduction(record, assume=[Fact("white", "envelope", True)]))
+    stepper.go(len(stepper.deduction.steps))
+    assert stepper.step is stepper.deduction.contradiction
+    assert "[Contradiction]" in stepper.text()
+    assert "cluedo-concluded" not in stepper._repr_html_()
+
+
+# -- Board explorer ---------------------------------------------------------------------------
+
+def test_picking_peacocks_start_shows_reach_chances():
+    board = load_board("classic-24x25")
+    dice = Dice.for_edition(CLASSIC)
+    explorer = BoardExplorer.for_edition(CLASSIC)
+    explorer.widget()
+    explorer._where.value = "peacock"
+    expected = reach_chance(board, "peacock", dice)
+    assert {room: chance for room, _, chance in explorer.table()} == expected
+    assert dict((r, m) for r, m, _ in explorer.table()) == room_distances(board, "peacock")
+    assert "Mrs. Peacock&#x27;s start square (6, 23)" in explorer._table.value
+    moves = room_distances(board, "peacock")
+    for room, chance in expected.items():
+        assert (f"<td>{board.room_name(room)}</td><td style='text-align:right'>{moves[room]}"
+                f"</td><td style='text-align:right'>{chance}</td>") in explorer._table.value
+    # the drawing shades the rooms and prints the same chances
+    svg = ET.fromstring(explorer._drawing.value)
+    labels = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert "7/12" in labels and "5/18" in labels and "1/6" in labels
+    assert [c.findtext("{http://www.w3.org/2000/svg}title")
+            for c in svg.iter("{http://www.w3.org/2000/svg}circle")] == ["peacock"]
+
+
+def test_typing_a_square_or_a_room():
+    explorer = BoardExplorer.for_edition(CLASSIC)
+    explorer.widget()
+    explorer._square.value = "7, 17"
+    assert explorer.position == (7, 17) and explorer._where.value is None
+    assert {r: c for r, _, c in explorer.table()} == reach_chance(
+        explorer.board, (7, 17), Dice.for_edition(CLASSIC))
+    explorer._square.value = "0, 0"  # off the board: a message, the position is kept
+    assert explorer.position == (7, 17)
+    assert "off-board" in explorer._table.value
+    explorer._where.value = "kitchen"
+    assert explorer.position == "kitchen" and "From the Kitchen" in explorer._table.value
+    with pytest.raises(ValueError):
+        explorer.pick("cellar")
+
+
+@pytest.mark.parametrize("start", ["peacock", "scarlett", "kitchen", (7, 17)])
+@pytest.mark.parametrize("room", ["billiard-room", "study", "lounge"])
+def test_shortest_route_is_a_legal_walk_of_shortest_length(start, room):
+    board = load_board("classic-24x25")
+    route = shortest_route(board, start, room)
+    assert route[0] == board.locate(start) and route[-1] == room
+    assert len(route) - 1 == shortest_moves(board, start, room)
+    for a, b in zip(route, route[1:], strict=False):
+        assert board.graph.has_edge(a, b) and not board.graph[a][b]["passage"]
+    assert all(isinstance(node, tuple) for node in route[1:-1])  # never through a room
+    assert len(set(route)) == len(route)
+
+
+def test_route_and_passage_toggles():
+    explorer = BoardExplorer.for_edition(CLASSIC, position="peacock")
+    explorer.widget()
+    assert "cluedo-route" not in explorer._drawing.value
+    explorer._target.value = "billiard-room"
+    explorer._show_route.value = True
+    assert explorer._drawing.value.count('class="cluedo-route"') == 1
+    assert "Shortest route to the Billiard Room: 10 moves." in explorer._table.value
+    explorer._show_passages.value = True
+    assert explorer._drawing.value.count('class="cluedo-passage"') == len(
+        explorer.board.passages)
+    explorer._where.value = "kitchen"
+    assert "Kitchen &lt;-&gt; Study (from here: no roll needed)" in explorer._table.value
+    explorer._show_route.value = False
+    explorer._show_passages.value = False
+    assert "cluedo-route" not in explorer._drawing.value
+    assert "cluedo-passage" not in explorer._drawing.value
+    ET.fromstring(explorer.svg())
+
+
+@pytest.mark.parametrize("edition", ["clue-mansion-2014", "clue-classic-2023"])
+def test_explorer_on_every_board(edition):
+    ed = load_edition(edition)
+    explorer = BoardExplorer.for_edition(ed, show_route=True, show_passages=True)
+    board = explorer.board
+    for label, position in explorer.choices():
+        explorer.pick(position)
+        chances = reach_chance(board, position, Dice.for_edition(ed))
+        assert {r: c for r, _, c in explorer.table()} == chances
+        assert label in {f"{ed.card(position).name}'s start {board.starts[position]}"
+                         if position in board.starts else board.room_name(position)}
+        ET.fromstring(explorer.svg())
+
+
+def test_explorer_static_rendering_is_deterministic():
+    a = BoardExplorer.for_edition(CLASSIC, position="white", target="study", show_route=True)
+    b = BoardExplorer.for_edition(CLASSIC, position="white", target="study", show_route=True)
+    assert a._repr_html_() == b._repr_html_()
+    assert repr(a) == repr(b)
+    assert repr(a).startswith("From Mrs. White's start square (0, 9) with 2d6:")
+    assert repr(a).splitlines()[-1] == (
+        f"Shortest route to the Study: {shortest_moves(a.board, 'white', 'study')} moves.")
+
+
+# -- Suggestion advisor -----------------------------------------------------------------------
+
+def test_advisor_ranks_as_the_engine():
+    ann = Knowledge.from_dict(SEVEN_EVENTS)  # 262 deals: quick to rank
+    advisor = SuggestionAdvisor(ann, room="Ballroom", top=5)
+    advisor.widget()
+    engine = rank_questions(ann, fixed=["ballroom"])
+    assert [(o.named, o.gain) for o in advisor.best()] == [(o.named, o.gain)
+                                                           for o in engine[:5]]
+    assert "36 questions naming the Ballroom" in advisor._ranking.value
+    names = {c.id: c.name for c in CLASSIC.cards}
+    assert escape(outcome_table(engine[0], names)) in advisor._answers.value
+    advisor._question.value = 3
+    assert advisor.chosen == 3
+    assert escape(outcome_table(engine[3], names)) in advisor._answers.value
+    assert "cluedo-advisor-chosen" in advisor._ranking.value
+
+
+def test_advisor_room_dropdown():
+    small = Knowledge.from_dict(SMALL)
+    advisor = SuggestionAdvisor(small, top=30)
+    advisor.widget()
+    assert [(o.named, o.gain) for o in advisor.best()] == [
+        (o.named, o.gain) for o in rank_questions(small)]
+    advisor._room.value = "study"
+    assert advisor.room == "study" and advisor.chosen == 0
+    assert all("study" in o.named for o in advisor.best())
+    assert [(o.named, o.gain) for o in advisor.best()] == [
+        (o.named, o.gain) for o in rank_questions(small, fixed=["Study"])]
+    assert len(advisor._question.options) == len(advisor.best()) == 9
+    advisor._room.value = None
+    assert len(advisor.best()) == 27
+    assert repr(advisor).startswith("Best questions for Ann (27 questions of every kind)")
+
+
+# -- Static renderings do not need ipywidgets -------------------------------------------------
+
+def test_static_views_do_not_import_ipywidgets():
+    code = ("import sys, json; from cluedo_lab import widgets as w; "
+            "from cluedo_lab.knowledge import Knowledge; "
+            f"k = Knowledge.from_dict(json.loads({json.dumps(json.dumps(SMALL))})); "
+            "[v._repr_html_() + repr(v) for v in (w.Notepad(k), "
+            "w.DeductionStepper.from_knowledge(k).go(3), w.SuggestionAdvisor(k, 'Hall'), "
+            "w.BoardExplorer('classic-24x25'))]; "
+            "print('ipywidgets' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_advisor_follows_new_events():
+    small = Knowledge.from_dict(SMALL)
+    advisor = SuggestionAdvisor(small, room="Hall")
+    before = [(o.named, o.gain) for o in advisor.best()]
+    small.add({"suggest": ["White", "Pipe", "Hall"], "by": "Ann", "shown_by": "Bob",
+               "card": "Hall"})
+    after = [(o.named, o.gain) for o in advisor.best()]
+    assert after != before
+    assert after == [(o.named, o.gain) for o in rank_questions(small, fixed=["Hall"])][:8]
