@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import constraints as cons
-from .counting import answer_distribution
+from .counting import AnswerCounter
 from .edition import Card
 
 
@@ -29,6 +29,20 @@ def entropy(distribution: Iterable[Fraction]) -> float:
     """Shannon entropy in bits of a distribution given by its probabilities. The terms are
     added in sorted order, so equal distributions give equal floats whatever their labels."""
     return 0.0 - math.fsum(sorted(float(p) * math.log2(p) for p in distribution if p))
+
+
+def entropy_of_weights(weights: Iterable[int | Fraction]) -> float:
+    """Entropy in bits of the distribution proportional to ``weights``: log2(W) - Σ w log2(w)
+    / W, in whole numbers where the weights are (as fast as floats, and equal multisets of
+    weights give equal floats whatever their order)."""
+    weights = [w for w in weights if w]
+    total = sum(weights)
+    if any(isinstance(w, Fraction) for w in weights):
+        return entropy(Fraction(w) / total for w in weights)
+    if len(weights) <= 1:
+        return 0.0
+    spread = math.fsum(sorted(w * math.log2(w) for w in weights))
+    return max(0.0, math.log2(total) - spread / total)
 
 
 @dataclass(frozen=True)
@@ -112,6 +126,8 @@ class _Advisor:
         self.kind = {card: k for k, members in enumerate(solution.classes)
                      for card in members}
         self.cache: dict[tuple, tuple[list[str], float, list[Outcome]]] = {}
+        self.order = self.record.answer_order(self.asker)
+        self.counter = AnswerCounter(self.problem, self.order)
 
     def option(self, named: tuple[str, ...]) -> Option:
         by_kind = sorted(named, key=lambda c: self.kind[c])
@@ -126,18 +142,16 @@ class _Advisor:
         return Option(named, self.before - expected, expected, outcomes)
 
     def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
-        record = self.record
-        order = record.answer_order(self.asker)
-        joint = answer_distribution(self.problem, order, named,
-                                    sees_card=record.observer == self.asker)
+        order = self.order
+        joint, scale = self.counter.scaled(named, sees_card=self.record.observer == self.asker)
         outcomes = []
         terms = []
         for answer, envelopes in joint.items():
             mass = sum(envelopes.values())
             if not mass:
                 continue
-            p = Fraction(mass) / self.total
-            after = entropy(Fraction(w) / mass for w in envelopes.values())
+            p = Fraction(mass) / (self.total * scale)
+            after = entropy_of_weights(envelopes.values())
             terms.append(float(p) * after)
             if answer is None:
                 outcomes.append(Outcome(order, None, None, p, after))

@@ -376,76 +376,165 @@ Answer = tuple[str, str] | tuple[str] | None
 def answer_distribution(problem: Problem, answerers: Sequence[str], named: Sequence[str],
                         sees_card: bool, envelope: str = "envelope"
                         ) -> dict[Answer, dict[tuple[str, ...], Weight]]:
-    """The joint weight of each answer to a question and each envelope, in one pass.
+    """The joint weight of each answer to a question and each envelope (see
+    :class:`AnswerCounter`, which shares its work between questions)."""
+    return AnswerCounter(problem, answerers, envelope).distribution(named, sees_card)
 
-    ``answerers`` are asked in order; the first holding any ``named`` card shows one, chosen
+
+class AnswerCounter:
+    """The joint weight of each answer to a question and each envelope, for many questions.
+
+    ``answerers`` are asked in order; the first holding any named card shows one, chosen
     uniformly among those held (weight 1/k). The answer is ``(player, card)`` when the asker
-    sees the card, ``(player,)`` otherwise, and ``None`` when nobody can show. The named cards
-    are kept out of classes so the DP knows exactly which of them each hand takes; places are
-    filled in the order asked, and once someone has shown a card the rest of the deal no
-    longer changes the answer, so it is counted by the plain DP.
+    sees the card, ``(player,)`` otherwise, and ``None`` when nobody can show.
+
+    Why one counter serves every question: the DP fills the envelope, then the answerers in
+    the order asked, keeping only how many cards of each class are left. A named card is one
+    member of its class, and the members of a class are interchangeable, so given the counts
+    it is equally likely to be any of them: if ``r`` of a class are left and a hand takes
+    ``t``, a given ``j`` of the ``m`` named ones go there (and the others not) with chance
+    C(r-m, t-j) / C(r, t). The DP's moves do not depend on the question and are computed once;
+    each question only walks them with these chances. Once someone has shown a card the rest
+    of the deal no longer changes the answer, so it is counted by the plain DP.
     """
-    prep = _prepare(problem, envelope, frozenset(named), first=answerers)
-    if prep is None:
-        return {}
-    dp, places = prep.dp, prep.places
-    index = {p.name: i for i, p in enumerate(places)}
-    named_class = {prep.classes[k].members[0]: k for k in range(len(prep.classes))
-                   if prep.classes[k].members[0] in named and len(prep.classes[k].members) == 1}
-    fixed_named: dict[int, list[str]] = defaultdict(list)
-    for card in named:
-        if card in prep.fixed:
-            fixed_named[prep.fixed[card]].append(card)
-    step_of = {place: step for step, place in enumerate(prep.order)}
-    memo: dict[tuple[int, int, tuple[int, ...]], dict[Answer, Weight]] = {}
 
-    def shown(result: dict, who: str, held: list[str], weight: Weight) -> None:
-        if sees_card:
-            for card in held:
-                result[(who, card)] = result.get((who, card), 0) + Fraction(weight, len(held))
+    def __init__(self, problem: Problem, answerers: Sequence[str],
+                 envelope: str = "envelope"):
+        self.answerers = tuple(answerers)
+        self.prep = _prepare(problem, envelope, frozenset(), first=answerers)
+        if self.prep is not None:
+            prep = self.prep
+            self.index = {p.name: i for i, p in enumerate(prep.places)}
+            self.class_of = {card: k for k, klass in enumerate(prep.classes)
+                             for card in klass.members}
+            self.step_of = {place: step for step, place in enumerate(prep.order)}
+            self.envelope_moves = (
+                [(ks, weight, new) for new, weight, ks in prep.envelope_choices()]
+                if prep.order and prep.order[0] == prep.env_index else None)
+
+    def distribution(self, named: Sequence[str], sees_card: bool
+                     ) -> dict[Answer, dict[tuple[str, ...], Weight]]:
+        """{answer: {envelope: weight}}, weights on the scale of the deal count."""
+        joint, denominator = self.scaled(named, sees_card)
+        return {answer: {key: _exact(Fraction(value, 1) / denominator)
+                         for key, value in row.items()}
+                for answer, row in joint.items()}
+
+    def scaled(self, named: Sequence[str], sees_card: bool
+               ) -> tuple[dict[Answer, dict[tuple[str, ...], Weight]], int]:
+        """As :meth:`distribution`, every weight times the denominator returned second
+        (whole numbers under the uniform model: no Fractions in the inner loop)."""
+        prep = self.prep
+        if prep is None:
+            return {}, 1
+        dp = prep.dp
+        fixed_named: dict[int, list[str]] = defaultdict(list)
+        for card in named:
+            if card in prep.fixed:
+                fixed_named[prep.fixed[card]].append(card)
+        loose = [c for c in named if c not in prep.fixed]
+        memo: dict[tuple, dict[Answer, Weight]] = {}
+
+        # Answers are counted times ``scale`` so that splitting a shown card's weight among
+        # the k cards held stays in whole numbers (Fractions would be ten times slower).
+        scale = math.lcm(*range(1, len(named) + 1))
+        by_class: dict[int, list[str]] = defaultdict(list)
+        for card in loose:
+            by_class[self.class_of[card]].append(card)
+        split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}
+
+        def shown(result: dict, who: str, held: list[str], weight: Weight) -> None:
+            if sees_card:
+                for card in held:
+                    result[(who, card)] = result.get((who, card), 0) + \
+                        weight * (scale // len(held))
+            else:
+                result[(who,)] = result.get((who,), 0) + weight * scale
+
+        named_classes = tuple(by_class)
+
+        def splits(free: tuple[str, ...], left: tuple[int, ...], taken: tuple[int, ...]
+                   ) -> tuple[list[tuple[list[str], int]], int]:
+            """Each set of the free named cards a hand may take (``taken`` of the ``left``
+            cards of each named card's class), with its chance as a numerator over one
+            common denominator (returned second)."""
+            key = (free, left, taken)
+            found = split_memo.get(key)
+            if found is None:
+                parts = []
+                for k, r, t in zip(named_classes, left, taken, strict=True):
+                    cards = [c for c in by_class[k] if c in free]
+                    m = len(cards)
+                    parts.append([(list(chosen), math.comb(r - m, t - j))
+                                  for j in range(min(m, t) + 1) if math.comb(r - m, t - j)
+                                  for chosen in itertools.combinations(cards, j)])
+                options = [([c for cards, _ in combo for c in cards],
+                            math.prod(n for _, n in combo))
+                           for combo in itertools.product(*parts)]
+                denominator = math.prod(math.comb(r, t) for r, t in zip(left, taken,
+                                                                         strict=True))
+                found = split_memo[key] = (options, denominator)
+            return found
+
+        def tracked(free: tuple[str, ...], a: int, step: int, state: tuple[int, ...]
+                    ) -> dict[Answer, Weight]:
+            """Answers from here on (times ``scale``), given that the ``free`` named cards
+            are still among the cards left in ``state``."""
+            if a == len(self.answerers):
+                return {None: dp.ways(step, state) * scale}
+            key = (free, a, step, state)
+            if key in memo:
+                return memo[key]
+            who = self.answerers[a]
+            place = self.index[who]
+            result: dict[Answer, Weight] = {}
+            if self.step_of.get(place) == step:
+                left = tuple([state[k] for k in named_classes])
+                for new, weight, ks in dp.transitions(step, state):
+                    options, denominator = splits(free, left,
+                                                  tuple([ks.get(k, 0) for k in named_classes]))
+                    # ``weight`` counts the ways to pick this hand's cards, so it is a
+                    # multiple of the denominator when it is a whole number.
+                    base = weight // denominator if isinstance(weight, int) \
+                        else weight / denominator
+                    rest = None
+                    for taken, numerator in options:
+                        held = fixed_named[place] + taken
+                        if held:
+                            if rest is None:
+                                rest = dp.ways(step + 1, new)
+                            if rest:
+                                shown(result, who, held, base * numerator * rest)
+                        else:
+                            for answer, value in tracked(free, a + 1, step + 1, new).items():
+                                result[answer] = result.get(answer, 0) + base * numerator * value
+            elif fixed_named[place]:
+                shown(result, who, fixed_named[place], dp.ways(step, state))
+            else:
+                result = tracked(free, a + 1, step, state)
+            memo[key] = result
+            return result
+
+        if self.envelope_moves is not None:
+            choices = [(ks, weight, 1, new) for ks, weight, new in self.envelope_moves]
         else:
-            result[(who,)] = result.get((who,), 0) + weight
-
-    def tracked(a: int, step: int, state: tuple[int, ...]) -> dict[Answer, Weight]:
-        if a == len(answerers):
-            return {None: dp.ways(step, state)}
-        key = (a, step, state)
-        if key in memo:
-            return memo[key]
-        who = answerers[a]
-        place = index[who]
-        result: dict[Answer, Weight] = {}
-        if step_of.get(place) == step:
-            for new, weight, ks in dp.transitions(step, state):
-                held = fixed_named[place] + [c for c, k in named_class.items() if ks.get(k)]
-                if held:
-                    rest = dp.ways(step + 1, new)
-                    if rest:
-                        shown(result, who, held, weight * rest)
-                else:
-                    for answer, value in tracked(a + 1, step + 1, new).items():
-                        result[answer] = result.get(answer, 0) + weight * value
-        elif fixed_named[place]:
-            shown(result, who, fixed_named[place], dp.ways(step, state))
-        else:
-            result = tracked(a + 1, step, state)
-        memo[key] = result
-        return result
-
-    if prep.order and prep.order[0] == prep.env_index:
-        choices = [(ks, weight, tracked(0, 1, new))
-                   for new, weight, ks in prep.envelope_choices()]
-    else:
-        choices = [({}, 1, tracked(0, 0, prep.start))]
-    joint: dict[Answer, dict[tuple[str, ...], Weight]] = defaultdict(dict)
-    for ks, weight, answers in choices:
-        for answer, value in answers.items():
-            if not value:
-                continue
-            for key, share in prep.envelope_cards(ks):
-                cell = _exact(weight * value * prep.constant * share)
-                joint[answer][key] = joint[answer].get(key, 0) + cell
-    return dict(joint)
+            choices = [({}, 1, 0, prep.start)]
+        # Each envelope choice stands for ``ways`` envelopes with equal shares: count every
+        # cell times ``common`` (a multiple of every ``ways``) to stay in whole numbers.
+        keyed = [(weight, step, new, prep.envelope_cards(ks))
+                 for ks, weight, step, new in choices]
+        common = math.lcm(*(len(keys) for *_, keys in keyed)) if keyed else 1
+        joint: dict[Answer, dict[tuple[str, ...], Weight]] = defaultdict(dict)
+        for weight, step, new, keys in keyed:
+            multiplier = weight * prep.constant * (common // len(keys))
+            for key, _ in keys:
+                inside = set(key)
+                free = tuple(c for c in loose if c not in inside)
+                for answer, value in tracked(free, 0, step, new).items():
+                    if value:
+                        row = joint[answer]
+                        row[key] = row.get(key, 0) + multiplier * value
+        return dict(joint), scale * common
 
 
 def _exact(value: Weight) -> Weight:

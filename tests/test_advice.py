@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from collections import defaultdict
 from fractions import Fraction
 
 import pytest
+from gamegen import edition_path, random_record
+from oracle import brute_force
 
+from cluedo_lab import constraints as cons
 from cluedo_lab.advice import entropy, information_gain, legal_questions, rank_questions
+from cluedo_lab.counting import AnswerCounter
 from cluedo_lab.knowledge import Knowledge
+from cluedo_lab.record import Record
 
 DECK = {"s": ["a", "b", "c"], "w": ["d", "e", "f"], "r": ["g", "h", "i"]}
 NAMES = ["A", "B", "C"]
@@ -107,3 +113,59 @@ def test_equivalent_questions_name_their_own_cards():
     assert one.gain == two.gain
     assert {o.card for o in two.outcomes} <= {"c", "e", "g", None}
     assert "c" in {o.card for o in two.outcomes}
+
+
+# ---------------------------------------------------------------------------------------------
+# The shared answer counter against every consistent deal, on random games
+# ---------------------------------------------------------------------------------------------
+
+def _brute_answers(oracle, order, named, sees_card):
+    """Joint weight of (answer, envelope) over the oracle's deals, the refuter choosing
+    uniformly among the named cards held."""
+    joint = defaultdict(Fraction)
+    for where, weight in oracle.where():
+        envelope = tuple(c for c in oracle.cards if where[c] == "envelope")
+        answer = None
+        for who in order:
+            held = [c for c in named if where[c] == who]
+            if held:
+                for card in held:
+                    key = (who, card) if sees_card else (who,)
+                    joint[(key, envelope)] += Fraction(weight, len(held))
+                break
+        else:
+            joint[(answer, envelope)] += weight
+    return joint
+
+
+@pytest.mark.parametrize("deck, players, seed, observer, model", [
+    ("mini-3x3x3", 3, 1, True, "uniform"),
+    ("mini-3x3x3", 2, 2, True, "uniform"),
+    ("mini-3x3x5", 3, 3, True, "uniform"),
+    ("mini-3x3x5", 3, 4, False, "uniform"),
+    ("mini-2x3x4", 3, 5, True, "refuter-uniform"),
+    ("mini-two-item", 3, 6, True, "uniform"),
+    ("mini-face-down", 2, 7, True, "uniform"),
+    ("mini-2x3x4", 5, 9, False, "uniform"),
+    ("mini-3x3x5", 3, 8, True, "refuter-uniform"),
+])
+def test_answer_counter_matches_every_deal(deck, players, seed, observer, model):
+    rng = random.Random(seed)
+    for events in (0, 2, 5):
+        data, _ = random_record(edition_path(deck), players, seed * 10 + events,
+                                events=events, observer=observer,
+                                kinds=("suggest", "accuse"))
+        record = Record.from_dict(data)
+        k = Knowledge(record, model)
+        oracle = brute_force(data, model)
+        asker = record.observer or rng.choice(record.player_names)
+        order = record.answer_order(asker)
+        counter = AnswerCounter(cons.problem(record, k.constraints()), order)
+        cards = [c.id for c in record.edition.cards]
+        for _ in range(6):
+            named = tuple(rng.sample(cards, rng.choice((2, 3))))
+            sees = record.observer == asker
+            got = counter.distribution(named, sees)
+            want = _brute_answers(oracle, order, named, sees)
+            flat = {(a, e): Fraction(w) for a, row in got.items() for e, w in row.items() if w}
+            assert flat == {key: w for key, w in want.items() if w}, (events, named)
