@@ -81,12 +81,25 @@ def _thaw(value: Any) -> Any:
     return value
 
 
+_PLAIN = (str, int, bool, type(None))
+"""Immutable event values: shared, not copied."""
+
+
+def _copied(value: Any) -> Any:
+    """A copy of an event value: most are names or lists of names, copied cheaply."""
+    if type(value) in _PLAIN:
+        return value
+    if type(value) is list and all(type(v) in _PLAIN for v in value):
+        return list(value)
+    return copy.deepcopy(value)
+
+
 def view(event: Mapping[str, Any], observer: str | None) -> dict[str, Any]:
     """An event as ``observer`` saw it: private details (keys starting with '_' say who saw
     what) are dropped for everyone else. ``_seen_by`` lists who saw the cards; ``_card_for``
     maps each viewer to the card they alone saw (All Snoop)."""
     seen_by = event.get("_seen_by", ())
-    out = {k: copy.deepcopy(v) for k, v in event.items() if not k.startswith("_")}
+    out = {k: _copied(v) for k, v in event.items() if not k.startswith("_")}
     if "_card_for" in event:
         if observer is not None and observer in event["_card_for"]:
             out["card"] = event["_card_for"][observer]

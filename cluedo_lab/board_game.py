@@ -1,0 +1,1340 @@
+"""The three board games, playable: Cluedo (1949), Clue (2014 mansion) and Clue (2023).
+
+A :class:`BoardGame` is the shared game API (:mod:`cluedo_lab.game`) on a board from
+:mod:`cluedo_lab.board`: a seeded deal plus a list of actions, ``legal_actions()`` /
+``apply()``, every event written to each seat's record exactly as that seat learned it. Rules
+come from the edition file (dice, board, who starts, ``question.reenter_to_repeat``,
+``deal.face_down_places``); no card name is written here.
+
+A turn, as actions (card arguments are card ids; names and aliases are accepted):
+
+1. ``roll`` (the game rolls its seeded dice), or ``passage(to=room)`` from a room with a secret
+   passage, or ``stay`` in the room you are in. A 2023 roll showing the magnifying glass draws
+   one Clue card (:mod:`cluedo_lab.clue_cards`), resolved at once: ``clue(player=name)`` when
+   the drawer picks a player, ``show(card)`` / ``reveal(card)`` by whoever must show one.
+2. ``move(to=room)`` or ``move(to=[row, col])``: any room or corridor square the roll reaches
+   (orthogonal steps, no square twice, none occupied, rooms through doors, entering ends the
+   move, no exact roll needed).
+3. ``suggest(cards=[suspect, weapon])`` in the room you are in: the suspect's piece and the
+   weapon move there and stay. Players to the left answer in turn; one holding several named
+   cards chooses with ``show(card)``.
+4. ``accuse(cards=[suspect, weapon, room])`` (one per player; any room may be named), or
+   ``end``.
+
+Choices made where the rule books are silent or differ (each has a test):
+
+- Seats sit clockwise in list order and seat ``i`` plays the ``i``-th suspect of the edition
+  (option ``characters``): on the classic board that order is the start squares clockwise.
+  1949: the seat playing Miss Scarlett starts (``turns.first``); 2014/2023: each seat rolls one
+  die, the highest starts and tied seats roll again.
+- Corridor moves may stop short of the roll ("up to", as 2023 says). The 1949 and 2014 books
+  say "move that number"; stopping short never changes which rooms you can enter, and exact
+  endpoints would need every self-avoiding walk of the roll's length.
+- Dice are thrown from the game's own seeded sequence of faces (1949: two dice unless the
+  option ``dice=1``), so the same seed and the same actions give the same game.
+- After rolling you must move if any square or room is in reach; in a room whose doors are all
+  blocked you count as staying.
+- Spare pieces: 1949 places them in rooms before play (seeded); 2014 puts every piece on its
+  start square (Set the Scene 2), and so does 2023 (its set-up pages are missing). Weapons
+  start in different rooms, seeded (1949 Act 2 "as you wish"; 2014 "no more than one per room").
+- When you may accuse: 1949 and 2014 in the same turn as your own suggestion, after it; 2023
+  on your turn whenever your piece is in a room (HOW TO WIN). The edition schema has no field
+  for this or for spare pieces yet, so :data:`RULE_BOOK_DEFAULTS` keys them by rule book; the
+  options ``accuse_when`` and ``spare_pieces`` override them.
+- 2014 re-entry (``question.reenter_to_repeat``): you may suggest in a room you entered this
+  turn, or, on your next turn only, in one your piece was moved to by another player's
+  suggestion (if it stays there). Elsewhere a suggestion is possible in any room you are in.
+- 2023 Clue cards are drawn as soon as the dice are rolled and resolved before moving; the
+  deck is shuffled with the seed and a drawn card goes to the bottom. ``clue_cards=False``
+  plays without them.
+- 2023 two-player: you look at a room's face-down card each time your piece enters that room
+  on your own turn (by dice, passage or Clue card); a piece moved there by a suggestion does
+  not look.
+- A player with exactly one card to show shows it without an action (there is no choice).
+- False witness: the game normally refuses to let a player who holds a named card pass. With
+  ``false_witness=True`` a refuter may ``pass`` anyway (a lie): every seat's record then holds a
+  false "passed", so the knowledge engine finds no deal fitting it (that contradiction is the
+  evidence). Any player whose own record proves the lie (the liar passed on a suggestion
+  naming a card, and this player has seen the liar hold it: shown to them or revealed) may
+  ``check(player, card)`` on their turn: the card is revealed to everyone and the liar takes no
+  more turns but still shows cards (1949 5(k), 2014 "False witness").
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, ClassVar
+
+from .board import Board, Node, Square, load_board
+from .board_svg import Heat
+from .clue_cards import ClueCard, load_clue_deck
+from .dice import Dice
+from .edition import Edition, load_edition, normalize
+from .errors import IllegalAction
+from .game import Action, Game
+from .record import Record, _Parser
+
+__all__ = ["BoardGame", "board_game", "game_from_json", "play_log", "RULE_BOOK_DEFAULTS",
+           "OPTIONS"]
+
+RULE_BOOK_DEFAULTS: dict[str, dict[str, str]] = {
+    # 1949 Act 1: spare pieces "placed in any room or rooms"; 5(g): accuse "in this same turn"
+    # as the suggestion.
+    "cluedo-classic-1949.txt": {"spare_pieces": "rooms", "accuse_when": "after-suggestion"},
+    # Set the Scene 2: all six movers on their squares; Accusations: "Having made a suggestion,
+    # you can in the same turn, make an accusation."
+    "clue-mansion-2014.txt": {"spare_pieces": "start", "accuse_when": "after-suggestion"},
+    # HOW TO WIN: "on your turn ... You must be in a room".
+    "clue-classic-2023.txt": {"spare_pieces": "start", "accuse_when": "in-room"},
+}
+"""Rule-book facts the edition schema has no field for yet, keyed by ``Edition.rule_book``."""
+
+OPTIONS: dict[str, str] = {
+    "dice": "number of dice (1949 says only 'the dice': 1 or the edition's 2)",
+    "characters": "the suspect each seat plays, in seat order",
+    "clue_cards": "2023: draw Clue cards on a magnifying glass (default true)",
+    "false_witness": "let a refuter pass while holding a named card (default false)",
+    "spare_pieces": "'start' or 'rooms': where the pieces nobody plays begin",
+    "accuse_when": "'after-suggestion', 'in-room' or 'anywhere'",
+}
+ACCUSE_WHEN = ("after-suggestion", "in-room", "anywhere")
+SPARE_PIECES = ("start", "rooms")
+KINDS = ("roll", "passage", "stay", "move", "suggest", "show", "pass", "clue", "reveal",
+         "accuse", "check", "end")
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared, immutable helpers (kept out of the game's state, so Game.apply's snapshot stays small)
+# ---------------------------------------------------------------------------------------------
+
+_EDITIONS: dict[str, Edition] = {}
+
+
+def _edition(ref: Edition | str) -> Edition:
+    """Editions are immutable: load each shipped one once (a load reads and checks a file)."""
+    if isinstance(ref, Edition):
+        return ref
+    if ref not in _EDITIONS:
+        _EDITIONS[ref] = load_edition(ref)
+    return _EDITIONS[ref]
+
+
+@dataclass(frozen=True, eq=False)
+class _Walk:
+    """A board with its walking neighbours precomputed (secret passages left out), and the
+    free-board distances from every start a game has asked about (shared by all games)."""
+
+    board: Board
+    adjacent: Mapping[Node, tuple[Node, ...]]
+    _free: dict[Node, dict[Node, int]] = field(default_factory=dict, repr=False)
+    _targets: dict[tuple[Node, int], tuple[frozenset[str], tuple[Square, ...]]] = \
+        field(default_factory=dict, repr=False)
+
+    def free(self, start: Node) -> Mapping[Node, int]:
+        """Fewest moves from ``start`` to everything, on a board with no other piece."""
+        if start not in self._free:
+            self._free[start] = reach(self, start, 10 ** 6, ())
+        return self._free[start]
+
+    def targets(self, start: Node, steps: int, blocked: Iterable[Square]
+                ) -> tuple[frozenset[str], tuple[Square, ...]]:
+        """The rooms and (sorted) corridor squares a move of at most ``steps`` reaches.
+
+        A piece more than ``steps`` moves away on the free board can neither be reached nor
+        stand on a route that short, so when every piece is that far the answer is the free
+        board's, computed once per start and roll.
+        """
+        free = self.free(start)
+        if all(free.get(square, steps + 1) > steps for square in blocked if square != start):
+            key = (start, steps)
+            if key not in self._targets:
+                self._targets[key] = _split(reach(self, start, steps, ()), start)
+            return self._targets[key]
+        return _split(reach(self, start, steps, blocked), start)
+
+
+def _split(dist: Mapping[Node, int], start: Node) -> tuple[frozenset[str], tuple[Square, ...]]:
+    rooms = frozenset(n for n in dist if isinstance(n, str) and n != start)
+    squares = tuple(sorted(n for n in dist if not isinstance(n, str) and n != start))
+    return rooms, squares
+
+
+@cache
+def _walk(board_id: str) -> _Walk:
+    board = load_board(board_id)
+    graph = board.graph
+    adjacent = {node: tuple(n for n in graph.neighbors(node) if not graph.edges[node, n]["passage"])
+                for node in graph.nodes}
+    return _Walk(board, adjacent)
+
+
+def reach(walk: _Walk, start: Node, steps: int, blocked: Iterable[Square]) -> dict[Node, int]:
+    """Fewest moves (at most ``steps``) to every square and room reachable from ``start``.
+
+    Breadth-first, never onto a blocked square, never through a room (entering ends the
+    move), never back into the start room (leaving and re-entering in one move is not a move).
+    A shortest route repeats no square, so "within ``steps``" is exactly the rule book's reach.
+    """
+    blocked = set(blocked) - {start}
+    dist: dict[Node, int] = {start: 0}
+    frontier = [start]
+    for step in range(1, steps + 1):
+        following = []
+        for node in frontier:
+            for there in walk.adjacent[node]:
+                if there in dist or there in blocked:
+                    continue
+                dist[there] = step
+                if not isinstance(there, str):
+                    following.append(there)
+        frontier = following
+        if not frontier:
+            break
+    return dist
+
+
+class _AppendOnly(list):
+    """History, events and log: items never change once added, so the snapshot Game.apply
+    takes before every action copies the list, not the items."""
+
+    def __deepcopy__(self, memo: dict) -> _AppendOnly:
+        return _AppendOnly(self)
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """An append-only list in a snapshot: the list and how long it was."""
+
+    items: list
+    length: int
+
+
+def _copy(value: Any) -> Any:
+    """Copy game state for a snapshot: dicts and lists level by level, append-only lists as a
+    length mark; everything else in the state is immutable and shared."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if kind is list:
+        return [_copy(v) for v in value]
+    if kind is _AppendOnly:
+        return _Mark(value, len(value))
+    return value
+
+
+_FLAT = ("positions", "weapons", "accused", "false_witnesses", "summoned")
+"""State entries that are flat containers of immutable values: a one-level copy is enough."""
+_NESTED = ("pending", "tasks", "options")
+"""State entries with containers inside (copied level by level)."""
+_GROWING = ("history", "events", "log")
+"""The append-only lists (saved as a length)."""
+
+
+def _snapshot(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's ``__dict__`` saved for restoring: every other entry holds an immutable value
+    (a test checks that no other entry is a container)."""
+    saved = dict(state)
+    for key in _FLAT:
+        saved[key] = state[key].copy()
+    for key in _NESTED:
+        saved[key] = _copy(state[key])
+    for key in _GROWING:
+        saved[key] = _Mark(state[key], len(state[key]))
+    return saved
+
+
+class _Faces:
+    """The game's die faces in the order they are thrown, drawn from their own seeded
+    generator and kept. A game reads them by position (``BoardGame.throws``), so undoing an
+    action only moves the position back: no copy of a generator's state per roll."""
+
+    def __init__(self, seed: str, sides: int):
+        self._rng = random.Random(seed)
+        self._sides = sides
+        self._faces: list[int] = []
+
+    def __getitem__(self, index: int) -> int:
+        while len(self._faces) <= index:
+            self._faces.append(self._rng.randint(1, self._sides))
+        return self._faces[index]
+
+
+@dataclass(frozen=True, eq=False)
+class _Fixed:
+    """What a game decides at set-up and never changes: shared by Game.apply's snapshots."""
+
+    suspects: tuple[str, ...]
+    weapons: tuple[str, ...]
+    rooms: tuple[str, ...]
+    order: Mapping[str, int]
+    hands: tuple[frozenset[str], ...]
+    characters: tuple[str, ...]
+    dice: Dice
+    accuse_when: str
+    reenter: bool
+    false_witness: bool
+    piles: Mapping[str, str]
+    pile_cards: Mapping[str, str]
+    clue_cards: bool
+    faces: _Faces
+
+    def __deepcopy__(self, memo: dict) -> _Fixed:
+        return self
+
+
+_ACTIONS: dict[tuple, Any] = {}
+
+
+def _cached(key: tuple, build: Any) -> Any:
+    """Actions are immutable values: build each table once and share it between games."""
+    if key not in _ACTIONS:
+        _ACTIONS[key] = build()
+    return _ACTIONS[key]
+
+
+class _RecordParser(_Parser):
+    """The record parser, given the game's loaded edition (reloading it costs more than the
+    rest of a parse), reading card ids (all a game writes) by a plain lookup."""
+
+    def __init__(self, data: Mapping[str, Any], edition: Edition):
+        super().__init__(data)
+        self._loaded = edition
+        self._ids = {card.id: card for card in edition.cards}
+
+    def _edition(self) -> Edition:
+        return self._loaded
+
+    def _card(self, name: Any, key: str) -> Any:
+        card = self._ids.get(name) if type(name) is str else None
+        return card if card is not None else super()._card(name, key)
+
+
+# ---------------------------------------------------------------------------------------------
+# The game
+# ---------------------------------------------------------------------------------------------
+
+class BoardGame(Game):
+    """A board edition played by the rules of its rule book (see the module docstring)."""
+
+    family: ClassVar[str] = "board"
+
+    def __init__(self, edition: Edition | str, players: int | Sequence[str], seed: int = 0,
+                 **options: Any):
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r}; options: {', '.join(OPTIONS)}")
+        super().__init__(_edition(edition), players, seed, **options)
+
+    # -- set-up ------------------------------------------------------------------------------
+    def setup(self) -> None:
+        ed = self.edition
+        if ed.board is None or ed.dice is None:
+            raise ValueError(f"{ed.id} has no board or no dice")
+        if ed.accusation.wrong != "stays-to-refute" or ed.accusation.simultaneous:
+            raise ValueError(f"{ed.id}: the board game plays wrong accusers who stay to "
+                             "refute, one accuser at a time")
+        self.history = _AppendOnly(self.history)
+        self.events = _AppendOnly(self.events)
+        self.log = _AppendOnly(self.log)
+        self._cache: tuple[tuple, tuple[Action, ...], set[int] | None] = ((), (), None)
+        board = _walk(ed.board).board
+        suspects, weapons, rooms = self._categories(board)
+        defaults = dict(RULE_BOOK_DEFAULTS.get(ed.rule_book, {}))
+        defaults.setdefault("spare_pieces", "start")
+        defaults.setdefault("accuse_when",
+                            "anywhere" if ed.accusation.anywhere else "in-room")
+        opts = {**defaults, **self.options}
+        spare = _choice(opts["spare_pieces"], SPARE_PIECES, "spare_pieces")
+        count = opts.get("dice", ed.dice.count)
+        if type(count) is not int or not 1 <= count <= 3:
+            raise ValueError(f"option dice: expected 1, 2 or 3 dice, got {count!r}")
+        dice = Dice(count, ed.dice.sides, tuple(ed.dice.icon_faces))
+        piles = {self._pile_room(pile, rooms): (pile, card.id)
+                 for pile, card in self.deal.face_down}
+        self.fixed = _Fixed(
+            suspects=suspects, weapons=weapons, rooms=rooms,
+            order={c.id: i for i, c in enumerate(ed.cards)},
+            hands=tuple(frozenset(c.id for c in hand) for hand in self.deal.hands),
+            characters=self._seat_characters(opts.get("characters"), suspects),
+            dice=dice,
+            accuse_when=_choice(opts["accuse_when"], ACCUSE_WHEN, "accuse_when"),
+            reenter=ed.question.reenter_to_repeat,
+            false_witness=_flag(opts.get("false_witness", False), "false_witness"),
+            piles={room: pile for room, (pile, _) in piles.items()},
+            pile_cards={room: card for room, (_, card) in piles.items()},
+            clue_cards=bool(dice.icon_faces) and _flag(opts.get("clue_cards", True),
+                                                       "clue_cards"),
+            faces=_Faces(f"{self.seed}-dice", dice.sides))
+        self.throws = 0
+
+        # Pieces, weapons and the Clue-card deck: all seeded.
+        played = set(self.characters)
+        self.positions: dict[str, Node] = {}
+        for suspect in suspects:
+            if suspect in played or spare == "start":
+                self.positions[suspect] = board.starts[suspect]
+            else:
+                self.positions[suspect] = self.rng.choice(rooms)
+        shuffled = list(rooms)
+        self.rng.shuffle(shuffled)
+        self.weapons: dict[str, str] = {w: shuffled[i % len(shuffled)]
+                                        for i, w in enumerate(weapons)}
+        self.clue_order: tuple[int, ...] = ()
+        if self.fixed.clue_cards:
+            order = list(range(len(self.clue_deck)))
+            self.rng.shuffle(order)
+            self.clue_order = tuple(order)
+
+        n = len(self.names)
+        self.accused = [False] * n
+        self.false_witnesses = [False] * n
+        self.summoned = [False] * n
+        self._winner: int | None = None
+        self._over = False
+        self.turn_number = 0
+        self._say(f"{ed.name} ({ed.id}), seed {self.seed}, {self.dice} "
+                  f"on {board.name}")
+        for seat, name in enumerate(self.names):
+            self._say(f"{name} plays {self._name(self.characters[seat])} and holds "
+                      f"{self._names(c.id for c in self.deal.hands[seat])}")
+        if self.deal.face_up:
+            self._say(f"Face up for everyone: {self._names(c.id for c in self.deal.face_up)}")
+        for room, pile in self.piles.items():
+            self._say(f"A card lies face down in the {board.room_name(room)} ({pile})")
+        spares = [s for s in self._suspects if s not in played]
+        if spares:
+            self._say("Spare pieces: " + ", ".join(
+                f"{self._name(s)} {self._where(self.positions[s])}" for s in spares))
+        self._say("Weapons: " + ", ".join(f"{self._name(w)} in the {board.room_name(r)}"
+                                          for w, r in self.weapons.items()))
+        self._begin_turn(self._first_seat())
+
+    def _categories(self, board: Board) -> tuple[tuple[str, ...], ...]:
+        """The piece, weapon and room categories, recognised by the board (rooms are the board's
+        rooms, suspects have start squares), so no category id is assumed."""
+        rooms = suspects = None
+        rest = []
+        for category in self.edition.categories:
+            ids = tuple(c.id for c in category.cards)
+            if set(ids) == set(board.rooms) and rooms is None:
+                rooms = ids
+            elif set(ids) <= set(board.starts) and suspects is None:
+                suspects = ids
+            else:
+                rest.append(ids)
+        if rooms is None or suspects is None or len(rest) != 1:
+            raise ValueError(f"{self.edition.id} does not fit board {board.id}: expected one "
+                             "category of its rooms, one of suspects with start squares and "
+                             "one of weapons")
+        return suspects, rest[0], rooms
+
+    def _seat_characters(self, chosen: Any, suspects: tuple[str, ...]) -> tuple[str, ...]:
+        n = len(self.names)
+        if chosen is None:
+            return suspects[:n]
+        if not isinstance(chosen, list | tuple) or len(chosen) != n:
+            raise ValueError(f"option characters: name one suspect per seat ({n})")
+        ids = []
+        for name in chosen:
+            card = self._card(name) if isinstance(name, str) else None
+            if card not in suspects:
+                raise ValueError(f"option characters: {name!r} is not a suspect of "
+                                 f"{self.edition.name}")
+            ids.append(card)
+        if len(set(ids)) != n:
+            raise ValueError("option characters: each seat plays a different suspect")
+        return tuple(ids)
+
+    def _pile_room(self, pile: str, rooms: tuple[str, ...]) -> str:
+        """The room a face-down pile lies in: its name is the room's card (edition data)."""
+        key = self._card(pile)
+        if key not in rooms:
+            key = next((r for r in rooms if normalize(r) == normalize(pile)), None)
+        if key is None:
+            raise ValueError(f"face-down pile {pile!r} is not a room of {self.board.name}")
+        return key
+
+    def _first_seat(self) -> int:
+        first = self.edition.first_player
+        n = len(self.names)
+        if first == "highest-roll":
+            contenders = list(range(n))
+            while True:
+                rolls = {s: self._throw() for s in contenders}
+                self._say("Roll for the first turn: " + ", ".join(
+                    f"{self.names[s]} {r}" for s, r in rolls.items()))
+                best = max(rolls.values())
+                contenders = [s for s, r in rolls.items() if r == best]
+                if len(contenders) == 1:
+                    return contenders[0]
+        if first in self._suspects:
+            if first not in self.characters:
+                raise ValueError(f"{self._name(first)} always moves first in "
+                                 f"{self.edition.name}, so a seat must play that piece")
+            return self.characters.index(first)
+        return n - 1 if first == "dealer" else 0
+
+    # -- reading the state -------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return _walk(self.edition.board).board
+
+    @property
+    def characters(self) -> tuple[str, ...]:
+        """The suspect each seat plays."""
+        return self.fixed.characters
+
+    @property
+    def dice(self) -> Dice:
+        return self.fixed.dice
+
+    @property
+    def hands(self) -> tuple[frozenset[str], ...]:
+        return self.fixed.hands
+
+    @property
+    def piles(self) -> Mapping[str, str]:
+        """Room id -> name of the face-down pile lying there (2023 two-player)."""
+        return self.fixed.piles
+
+    @property
+    def accuse_when(self) -> str:
+        return self.fixed.accuse_when
+
+    @property
+    def allow_false_witness(self) -> bool:
+        return self.fixed.false_witness
+
+    @property
+    def clue_deck(self) -> tuple[ClueCard, ...]:
+        """Every Clue card by index (empty when the game plays without them)."""
+        return _clue_cards() if self.fixed.clue_cards else ()
+
+    @property
+    def clue_card(self) -> ClueCard | None:
+        """The Clue card being resolved this turn, if any."""
+        return None if self.clue_index is None else self.clue_deck[self.clue_index]
+
+    @property
+    def _suspects(self) -> tuple[str, ...]:
+        return self.fixed.suspects
+
+    @property
+    def _weapons(self) -> tuple[str, ...]:
+        return self.fixed.weapons
+
+    @property
+    def _rooms(self) -> tuple[str, ...]:
+        return self.fixed.rooms
+
+    @property
+    def _order(self) -> Mapping[str, int]:
+        return self.fixed.order
+
+    @property
+    def current(self) -> int | None:
+        if self._over:
+            return None
+        if self.phase == "refute":
+            return self.pending["shower"]
+        if self.phase == "clue-show":
+            return self.tasks[0]["shower"]
+        return self.turn
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    def active(self, seat: int) -> bool:
+        """Does this seat still take turns (no wrong accusation, not a proven false witness)?"""
+        return not (self.accused[seat] or self.false_witnesses[seat])
+
+    def piece(self, seat: int) -> Node:
+        """Where a seat's piece stands: a corridor square or a room id."""
+        return self.positions[self.characters[seat]]
+
+    def room_of(self, seat: int) -> str | None:
+        where = self.piece(seat)
+        return where if isinstance(where, str) else None
+
+    def blocked(self, seat: int | None = None) -> frozenset[Square]:
+        """Corridor squares taken by pieces (other than ``seat``'s)."""
+        mine = None if seat is None else self.characters[seat]
+        return frozenset(p for s, p in self.positions.items()
+                         if not isinstance(p, str) and s != mine)
+
+    def pieces(self) -> dict[str, Node]:
+        """Suspect id -> square or room, for :func:`cluedo_lab.board_svg.render_svg`."""
+        return dict(self.positions)
+
+    def may_suggest(self, seat: int) -> bool:
+        """Could ``seat`` suggest in its room now, by the room rules (not the turn's stage)?"""
+        room = self.room_of(seat)
+        if room is None:
+            return False
+        if not self.fixed.reenter:
+            return True
+        return self.entered == room or (seat == self.turn and self.summoned_now
+                                        and self.entered is None)
+
+    def may_suggest_staying(self, seat: int) -> bool:
+        """Would staying in its room this turn let ``seat`` suggest there? (2014: only when
+        another player's suggestion moved the piece there since its last turn.)"""
+        if self.room_of(seat) is None:
+            return False
+        return not self.fixed.reenter or (seat == self.turn and self.summoned_now)
+
+    def targets(self) -> tuple[tuple[str, ...], tuple[Square, ...]]:
+        """Rooms and corridor squares the current roll lets the player move to (computed once
+        per roll, when the move starts)."""
+        return self.reachable if self.phase == "move" else ((), ())
+
+    def _find_targets(self) -> None:
+        here = self.piece(self.turn)
+        near, squares = _walk(self.edition.board).targets(here, self.total,
+                                                          self.blocked(self.turn))
+        rooms = tuple(r for r in self._rooms if r != here and (self.any_room or r in near))
+        self.reachable = (rooms, squares)
+
+    # -- legal actions -----------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        return list(self._offered())
+
+    def _offered(self) -> tuple[Action, ...]:
+        """The legal actions, computed once per state (every state change is an action)."""
+        key = (len(self.history), len(self.events))
+        if self._cache[0] != key:
+            self._cache = (key, tuple(self._legal()), None)
+        return self._cache[1]
+
+    def _is_offered(self, action: Action) -> bool:
+        """Is ``action`` one of the legal actions? Bots hand back the very objects
+        :meth:`legal_actions` listed, so identity is tried first (a set of ids, built once
+        per state); an action built elsewhere is compared by value."""
+        offered = self._offered()
+        ids = self._cache[2]
+        if ids is None:
+            ids = set(map(id, offered))
+            self._cache = (self._cache[0], offered, ids)
+        return id(action) in ids or action in offered
+
+    def _legal(self) -> list[Action]:
+        if self._over:
+            return []
+        seat = self.current
+        phase = self.phase
+        if phase == "refute":
+            out = [_make("show", seat, card=c) for c in self.pending["options"]]
+            return out + ([_make("pass", seat)] if self.allow_false_witness else [])
+        if phase == "clue-show":
+            kind = "reveal" if self.tasks[0]["public"] else "show"
+            return [_make(kind, seat, card=c) for c in self._sorted(self.hands[seat])]
+        if phase == "clue-choose":
+            return [_make("clue", seat, player=self.names[s])
+                    for s in range(len(self.names)) if s != seat]
+        out: list[Action] = []
+        room = self.room_of(seat)
+        if phase == "start":
+            out.append(_make("roll", seat))
+            if room is not None:
+                out += [_make("passage", seat, to=r) for r in self.board.passage_from(room)]
+                out.append(_make("stay", seat))
+        elif phase == "move":
+            out += _moves(seat, self.reachable)
+        elif phase == "act":
+            if room is not None and not self.suggested and self.may_suggest(seat):
+                out += self._suggestions(seat)
+            out.append(_make("end", seat))
+        if self._may_accuse(seat):
+            out += self._accusations(seat)
+        if self.allow_false_witness:
+            out += [_make("check", seat, player=p, card=c)
+                    for p, c in sorted(self.proofs(seat))
+                    if self.active(self.names.index(p))]
+        return out
+
+    def _may_accuse(self, seat: int) -> bool:
+        if self.phase not in ("start", "act") or not self.active(seat):
+            return False
+        if self.accuse_when == "anywhere":
+            return True
+        if self.accuse_when == "in-room":
+            return self.room_of(seat) is not None
+        return self.suggested
+
+    def _suggestions(self, seat: int) -> tuple[Action, ...]:
+        return _cached(("suggest", self.edition.id, seat), lambda: tuple(
+            _make("suggest", seat, cards=[s, w])
+            for s in self._suspects for w in self._weapons))
+
+    def _accusations(self, seat: int) -> tuple[Action, ...]:
+        return _cached(("accuse", self.edition.id, seat), lambda: tuple(
+            _make("accuse", seat, cards=list(c))
+            for c in itertools.product(self._suspects, self._weapons, self._rooms)))
+
+    def proofs(self, seat: int) -> set[tuple[str, str]]:
+        """(player, card) pairs that ``seat``'s own record proves were withheld: the player
+        passed on a suggestion naming the card, and ``seat`` has seen them hold it."""
+        me = self.names[seat]
+        passed: set[tuple[str, str]] = set()
+        seen: set[tuple[str, str]] = set()
+        for event in self.events:
+            if "suggest" in event:
+                passed.update((p, c) for p in event.get("passed", ()) for c in event["suggest"])
+                if event.get("shown_by") and me in event.get("_seen_by", ()):
+                    seen.add((event["shown_by"], event["card"]))
+            elif "show" in event and me in event["_seen_by"]:
+                seen.add((event["show"], event["card"]))
+            elif "reveal" in event:
+                seen.add((event["by"], event["reveal"]))
+        return {(p, c) for p, c in passed & seen if p != me}
+
+    # -- playing -----------------------------------------------------------------------------
+    def apply(self, action: Action | Mapping[str, Any]) -> None:
+        """As :meth:`Game.apply`: do ``action`` if legal, else raise IllegalAction and change
+        nothing. Card, room and player names are first turned into ids.
+
+        The snapshot taken in case ``_apply`` fails is this game's own: its state is a few
+        small dicts and lists of immutable values, and the log lists only grow, so copying
+        them one level deep is enough (dice are read by position from a kept sequence, so
+        undoing a roll moves the position back), where a generic deep
+        copy of everything cost more than the move itself.
+        """
+        if not isinstance(action, Action):
+            action = Action.from_dict(action)
+        if not self._is_offered(action):
+            action = self._canonical(action)
+            if not self._is_offered(action):
+                raise IllegalAction(self.why_illegal(action))
+        saved = _snapshot(self.__dict__)
+        try:
+            self._apply(action)
+        except Exception:
+            for key, value in saved.items():
+                if isinstance(value, _Mark):
+                    del value.items[value.length:]
+                    saved[key] = value.items
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
+        self.history.append(action)
+
+    def _apply(self, action: Action) -> None:
+        seat, kind = action.seat, action.kind
+        if kind == "roll":
+            self._roll(seat)
+        elif kind == "passage":
+            self._say(f"{self.names[seat]} takes the secret passage to the "
+                      f"{self.board.room_name(action['to'])}")
+            self._enter(seat, action["to"])
+        elif kind == "stay":
+            self._say(f"{self.names[seat]} stays in the {self.board.room_name(self.room_of(seat))}")
+            self.phase = "act"
+        elif kind == "move":
+            to = action["to"]
+            if isinstance(to, str):
+                self._say(f"{self.names[seat]} moves into the {self.board.room_name(to)}")
+                self._enter(seat, to)
+            else:
+                self.positions[self.characters[seat]] = tuple(to)
+                self._say(f"{self.names[seat]} moves to square {tuple(to)}")
+                self.phase = "act"
+        elif kind == "suggest":
+            self._suggest(seat, tuple(action["cards"]))
+        elif kind == "show":
+            if self.phase == "refute":
+                self._shown(action["card"])
+            else:
+                self._clue_shown(action["card"])
+        elif kind == "reveal":
+            self._clue_shown(action["card"])
+        elif kind == "pass":
+            self._say(f"{self.names[seat]} says they cannot show a card")
+            self.pending["passed"].append(seat)
+            self._next_refuter()
+        elif kind == "clue":
+            target = self.names.index(action["player"])
+            self.tasks = [{"shower": target, "to": seat,
+                           "public": self.clue_card.kind == "reveal"}]
+            self._run_tasks()
+        elif kind == "accuse":
+            self._accuse(seat, tuple(action["cards"]))
+        elif kind == "check":
+            self._check(seat, action["player"], action["card"])
+        elif kind == "end":
+            self._end_turn()
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.turn_number += 1
+        self.phase = "start"
+        self.rolled: tuple[int, ...] = ()
+        self.total = 0
+        self.entered: str | None = None
+        self.suggested = False
+        self.any_room = False
+        self.summoned_now = self.summoned[seat]
+        self.summoned[seat] = False
+        self.pending: dict[str, Any] | None = None
+        self.tasks: list[dict[str, Any]] = []
+        self.clue_index: int | None = None
+        self.reachable: tuple[tuple[str, ...], tuple[Square, ...]] = ((), ())
+        self._say(f"-- Turn {self.turn_number}: {self.names[seat]} "
+                  f"({self._name(self.characters[seat])}), "
+                  f"{self._where(self.piece(seat))}")
+
+    def _end_turn(self) -> None:
+        n = len(self.names)
+        for k in range(1, n + 1):
+            seat = (self.turn + k) % n
+            if self.active(seat):
+                self._begin_turn(seat)
+                return
+        self._finish(None, "Nobody can still win: every player has accused wrongly or been "
+                           "found a false witness")
+
+    def _finish(self, winner: int | None, text: str) -> None:
+        self._winner = winner
+        self._over = True
+        self.phase = "over"
+        self._say(f"{text} (the envelope: {self._names(c.id for c in self.deal.envelope)})")
+
+    def _roll(self, seat: int) -> None:
+        faces = tuple(self._throw() for _ in range(self.dice.count))
+        self.rolled, self.total = faces, sum(faces)
+        glass = any(f in self.dice.icon_faces for f in faces)
+        shown = " + ".join(f"{f} (glass)" if f in self.dice.icon_faces else str(f)
+                           for f in faces)
+        self._say(f"{self.names[seat]} rolls {shown} = {self.total}")
+        self.phase = "move"
+        if glass and self.clue_deck:
+            self._draw_clue(seat)
+        else:
+            self._after_clue()
+
+    def _throw(self) -> int:
+        """One die thrown: the next face of the game's seeded sequence."""
+        self.throws += 1
+        return self.fixed.faces[self.throws - 1]
+
+    def _stuck(self, seat: int) -> None:
+        """No square or room in reach: in a room that is staying, in a corridor the turn ends."""
+        self._say(f"{self.names[seat]} cannot move")
+        self.phase = "act"
+
+    def _enter(self, seat: int, room: str) -> None:
+        self.positions[self.characters[seat]] = room
+        self.entered = room
+        self.phase = "act"
+        if room in self.piles:
+            name, pile = self.names[seat], self.piles[room]
+            card = self.fixed.pile_cards[room]
+            self.emit({"room_card": pile, "by": name, "card": card, "_seen_by": [name]},
+                      f"{name} looks at the face-down card in the "
+                      f"{self.board.room_name(room)}: {self._name(card)}")
+
+    # -- Clue cards --------------------------------------------------------------------------
+    def _draw_clue(self, seat: int) -> None:
+        index, *rest = self.clue_order
+        self.clue_order = (*rest, index)
+        card = self.clue_deck[index]
+        self.clue_index = index
+        self._say(f"{self.names[seat]} draws a Clue card, {card.title!r}: {card.text}")
+        n = len(self.names)
+        if card.kind == "any-room":
+            self.any_room = True
+            self._after_clue()
+        elif card.kind == "left-shows":
+            self.tasks = [{"shower": (seat + 1) % n, "to": seat, "public": False}]
+            self._run_tasks()
+        elif card.kind == "all-show-left":
+            self.tasks = [{"shower": (seat + k) % n, "to": (seat + k + 1) % n, "public": False}
+                          for k in range(n)]
+            self._run_tasks()
+        elif n == 2:  # show-me / reveal with one other player: nothing to choose
+            self.tasks = [{"shower": 1 - seat, "to": seat, "public": card.kind == "reveal"}]
+            self._run_tasks()
+        else:
+            self.phase = "clue-choose"
+
+    def _run_tasks(self) -> None:
+        while self.tasks:
+            shower = self.tasks[0]["shower"]
+            if len(self.hands[shower]) > 1:
+                self.phase = "clue-show"
+                return
+            self._clue_shown(next(iter(self.hands[shower])))
+        self._after_clue()
+
+    def _clue_shown(self, card: str) -> None:
+        task = self.tasks.pop(0)
+        shower, to = self.names[task["shower"]], self.names[task["to"]]
+        if task["public"]:
+            self.emit({"reveal": card, "by": shower},
+                      f"{shower} reveals {self._name(card)} to everyone")
+        else:
+            self.emit({"show": shower, "to": to, "card": card, "_seen_by": [shower, to]},
+                      f"{shower} shows {to} {self._name(card)}")
+        if self.tasks:
+            self._run_tasks()
+        else:
+            self._after_clue()
+
+    def _after_clue(self) -> None:
+        """Start the move: find where the roll (or a Clue card) lets the piece go."""
+        self.phase = "move"
+        self._find_targets()
+        if not any(self.reachable):
+            self._stuck(self.turn)
+
+    # -- suggestions -------------------------------------------------------------------------
+    def _suggest(self, seat: int, cards: tuple[str, ...]) -> None:
+        room = self.room_of(seat)
+        suspect = next(c for c in cards if c in self._suspects)
+        weapon = next(c for c in cards if c in self._weapons)
+        named = sorted((suspect, weapon, room), key=self._order.__getitem__)
+        if self.positions[suspect] != room:
+            self.positions[suspect] = room
+            if suspect in self.characters and self.characters.index(suspect) != seat:
+                self.summoned[self.characters.index(suspect)] = True
+        self.weapons[weapon] = room
+        self.suggested = True
+        n = len(self.names)
+        self.pending = {"by": seat, "named": named, "passed": [],
+                        "order": [(seat + k) % n for k in range(1, n)]}
+        self._say(f"{self.names[seat]} suggests {self._name(suspect)} in the "
+                  f"{self.board.room_name(room)} with the {self._name(weapon)}")
+        self._next_refuter()
+
+    def _next_refuter(self) -> None:
+        p = self.pending
+        while p["order"]:
+            seat = p["order"].pop(0)
+            options = [c for c in p["named"] if c in self.hands[seat]]
+            if not options:
+                p["passed"].append(seat)
+                continue
+            p["shower"], p["options"] = seat, options
+            if len(options) == 1 and not self.allow_false_witness:
+                self._shown(options[0])
+            else:
+                self.phase = "refute"
+            return
+        by = self.names[p["by"]]
+        passed = [self.names[s] for s in p["passed"]]
+        self.emit({"suggest": p["named"], "by": by, "passed": passed},
+                  f"{', '.join(passed)} cannot show a card: nobody can answer")
+        self.pending = None
+        self.phase = "act"
+
+    def _shown(self, card: str) -> None:
+        p = self.pending
+        by, shower = self.names[p["by"]], self.names[p["shower"]]
+        passed = [self.names[s] for s in p["passed"]]
+        text = "".join(f"{who} cannot show a card; " for who in passed)
+        self.emit({"suggest": p["named"], "by": by, "passed": passed, "shown_by": shower,
+                   "card": card, "_seen_by": [by, shower]},
+                  text + f"{shower} shows {by} {self._name(card)}")
+        self.pending = None
+        self.phase = "act"
+
+    # -- accusations and false witnesses -----------------------------------------------------
+    def _accuse(self, seat: int, cards: tuple[str, ...]) -> None:
+        correct = set(cards) == {c.id for c in self.deal.envelope}
+        name = self.names[seat]
+        self.emit({"accuse": list(cards), "by": name, "correct": correct},
+                  f"{name} accuses {self._names(cards)}: "
+                  + ("right!" if correct else "wrong"))
+        if correct:
+            self._finish(seat, f"{name} solves the crime and wins")
+            return
+        self.accused[seat] = True
+        self._say(f"{name} takes no more turns but still shows cards")
+        self._end_turn()
+
+    def _check(self, seat: int, player: str, card: str) -> None:
+        target = self.names.index(player)
+        self.false_witnesses[target] = True
+        self.emit({"reveal": card, "by": player},
+                  f"{self.names[seat]} proves that {player} withheld {self._name(card)}: "
+                  f"{player} is a false witness, takes no more turns but still shows cards")
+
+    # -- names and reasons -------------------------------------------------------------------
+    def _card(self, name: str) -> str | None:
+        try:
+            return self.edition.card(name).id
+        except KeyError:
+            return None
+
+    def _name(self, card: str) -> str:
+        return self.edition.card(card).name
+
+    def _names(self, cards: Iterable[str]) -> str:
+        return ", ".join(self._name(c) for c in cards)
+
+    def _sorted(self, cards: Iterable[str]) -> list[str]:
+        return sorted(cards, key=self._order.__getitem__)
+
+    def _where(self, node: Node) -> str:
+        if isinstance(node, str):
+            return f"in the {self.board.room_name(node)}"
+        start = next((s for s, sq in self.board.starts.items() if sq == node), None)
+        return f"on {self._name(start)}'s start square" if start in self._order \
+            else f"on square {node}"
+
+    def _say(self, text: str) -> None:
+        """A log line with no record event."""
+        self.log.append(text)
+
+    def _canonical(self, action: Action) -> Action:
+        """Names, aliases and seat numbers become ids; lists of cards go in deck order."""
+        args = dict(action.args)
+        for key in ("card",):
+            if isinstance(args.get(key), str):
+                args[key] = self._card(args[key]) or args[key]
+        if isinstance(args.get("cards"), tuple) and all(isinstance(c, str)
+                                                        for c in args["cards"]):
+            ids = [self._card(c) or c for c in args["cards"]]
+            if all(i in self._order for i in ids):
+                ids.sort(key=self._order.__getitem__)
+            args["cards"] = tuple(ids)
+        to = args.get("to")
+        if isinstance(to, str):
+            args["to"] = self._room_id(to)
+        player = args.get("player")
+        if isinstance(player, int) and not isinstance(player, bool) \
+                and 0 <= player < len(self.names):
+            args["player"] = self.names[player]
+        if args == dict(action.args):
+            return action
+        return Action.make(action.kind, action.seat, **{k: _plain(v) for k, v in args.items()})
+
+    def _room_id(self, name: str) -> str:
+        if name in self._rooms:
+            return name
+        card = self._card(name)
+        return card if card in self._rooms else name
+
+    def why_illegal(self, action: Action) -> str:
+        if self._over:
+            who = "nobody won" if self._winner is None else f"{self.names[self._winner]} won"
+            return f"the game is over ({who})"
+        n = len(self.names)
+        if not 0 <= action.seat < n:
+            return f"there is no seat {action.seat} (seats 0-{n - 1})"
+        if action.kind not in KINDS:
+            return f"no action {action.kind!r} in the board game; kinds: {', '.join(KINDS)}"
+        who = self.names[action.seat]
+        if action.seat != self.current:
+            return self._not_your_move(action.seat, who)
+        reason = self._why(action, who)
+        return reason or super().why_illegal(action)
+
+    def _not_your_move(self, seat: int, who: str) -> str:
+        current = self.names[self.current]
+        if self.phase == "refute":
+            return (f"{current} must choose which card to show "
+                    f"{self.names[self.pending['by']]}, not {who}")
+        if self.phase == "clue-show":
+            return f"{current} must choose a card for the Clue card, not {who}"
+        if self.accused[seat]:
+            return f"{who} accused wrongly: they take no more turns but still show cards"
+        if self.false_witnesses[seat]:
+            return f"{who} was found a false witness: no more turns, but still shows cards"
+        return f"it is {current}'s turn, not {who}'s"
+
+    def _why(self, action: Action, who: str) -> str | None:
+        kind, phase, seat = action.kind, self.phase, action.seat
+        room = self.room_of(seat)
+        here = self.board.room_name(room) if room else None
+        waiting = {"refute": ("show", "pass"), "clue-show": ("show", "reveal"),
+                   "clue-choose": ("clue",)}
+        if phase in waiting and kind not in waiting[phase]:
+            task = {"refute": f"{who} must first show a card of the suggestion",
+                    "clue-show": f"{who} must first choose a card for the Clue card",
+                    "clue-choose": f"{who} must first choose a player for the Clue card"}
+            return task[phase]
+        if kind in ("roll", "passage", "stay") and phase != "start":
+            return f"{who} has already moved (or rolled) this turn"
+        if kind in ("passage", "stay") and room is None:
+            return f"{who} is not in a room"
+        if kind == "passage":
+            exits = self.board.passage_from(room)
+            if not exits:
+                return f"the {here} has no secret passage"
+            return f"the secret passage from the {here} leads to the " \
+                   f"{self.board.room_name(exits[0])}, not {action.get('to')!r}"
+        if kind == "move":
+            return self._why_move(action, who)
+        if kind == "suggest":
+            return self._why_suggest(action, who, room)
+        if kind in ("show", "reveal", "pass"):
+            return self._why_show(action, who)
+        if kind == "clue":
+            if phase != "clue-choose":
+                return "no Clue card is waiting for a player to be chosen"
+            return f"{action.get('player')!r} is not another player at the table"
+        if kind == "accuse":
+            return self._why_accuse(action, who, room)
+        if kind == "check":
+            return self._why_check(action, who)
+        if kind == "end" and phase != "act":
+            return f"{who} must first roll, take a passage or stay" if phase == "start" \
+                else f"{who} must first move (the roll was {self.total})"
+        return None
+
+    def _why_move(self, action: Action, who: str) -> str:
+        if self.phase == "start":
+            return f"{who} must roll the dice first (or take a secret passage, or stay)"
+        if self.phase != "move":
+            return f"{who} has already moved this turn"
+        to = action.get("to")
+        here = self.piece(action.seat)
+        if isinstance(to, str):
+            if to not in self._rooms:
+                return f"{to!r} is not a room of {self.board.name}"
+            if to == here:
+                return f"{who} is already in the {self.board.room_name(to)}: leaving and " \
+                       "coming back in one move is not allowed (stay instead)"
+            need = reach(_walk(self.edition.board), here, 10 ** 6,
+                         self.blocked(action.seat)).get(to)
+            if need is None:
+                return f"other pieces block every way to the {self.board.room_name(to)}"
+            return f"the {self.board.room_name(to)} is {need} moves away; the roll was " \
+                   f"{self.total}"
+        if not (isinstance(to, tuple) and len(to) == 2 and all(type(v) is int for v in to)):
+            return f"move to a room id or a square [row, col], not {to!r}"
+        square = (to[0], to[1])
+        kind = self.board.kind(square)
+        if kind != "corridor":
+            return f"square {square} is {kind}: pieces enter rooms through doors, by the " \
+                   "room's name"
+        occupant = next((s for s, p in self.positions.items() if p == square), None)
+        if occupant is not None:
+            return f"square {square} is occupied by {self._name(occupant)}"
+        if square == here:
+            return f"{who} is already on {square}"
+        need = reach(_walk(self.edition.board), here, 10 ** 6,
+                     self.blocked(action.seat)).get(square)
+        if need is None:
+            return f"other pieces block every way to square {square}"
+        return f"square {square} is {need} moves away; the roll was {self.total}"
+
+    def _why_suggest(self, action: Action, who: str, room: str | None) -> str | None:
+        if room is None:
+            return f"{who} is not in a room: a suggestion names the room you are in"
+        here = self.board.room_name(room)
+        if self.phase == "start":
+            return f"{who} must first roll, take a passage or stay in the {here}"
+        if self.phase == "move":
+            return f"{who} must first move (the roll was {self.total})"
+        if self.suggested:
+            return f"{who} has already made a suggestion this turn"
+        if not self.may_suggest(action.seat):
+            return f"{who} must leave the {here} and come back in to suggest it again (a " \
+                   "piece moved there by another player's suggestion may suggest on its " \
+                   "next turn only)"
+        cards = action.get("cards")
+        if not isinstance(cards, tuple) or len(cards) != 2 or \
+                sum(c in self._suspects for c in cards) != 1 or \
+                sum(c in self._weapons for c in cards) != 1:
+            return f"name one suspect and one weapon; the room is the {here}, where {who} is"
+        return None
+
+    def _why_show(self, action: Action, who: str) -> str | None:
+        card = action.get("card")
+        if self.phase == "refute":
+            p = self.pending
+            if action.kind == "reveal":
+                return f"{who} shows the card to {self.names[p['by']]} only: use show"
+            if action.kind == "pass":
+                held = self._names(p["options"])
+                return f"{who} holds {held}, named in the suggestion, and must show one " \
+                       "(false-witness rule; the game allows withholding only with the " \
+                       "option false_witness=True)"
+            if card not in p["named"]:
+                return f"{card!r} was not named in the suggestion ({self._names(p['named'])})"
+            return f"{who} does not hold {self._name(card)}"
+        if self.phase == "clue-show":
+            public = self.tasks[0]["public"]
+            if action.kind == "pass":
+                return f"{who} must show a card of their hand for the Clue card"
+            if public and action.kind == "show":
+                return "this Clue card makes the card public: use reveal"
+            if not public and action.kind == "reveal":
+                return "this Clue card shows the card to one player only: use show"
+            return f"{who} does not hold {card!r}"
+        return f"nobody is waiting for {who} to show a card"
+
+    def _why_accuse(self, action: Action, who: str, room: str | None) -> str | None:
+        if self.phase not in ("start", "act"):
+            return f"{who} must first finish moving (the roll was {self.total})"
+        if self.accuse_when == "after-suggestion" and not self.suggested:
+            return f"in {self.edition.name} an accusation is made in the same turn as your " \
+                   "own suggestion, after it"
+        if self.accuse_when == "in-room" and room is None:
+            return f"{who} must be in a room to accuse (any room may be named)"
+        cards = action.get("cards")
+        categories = (self._suspects, self._weapons, self._rooms)
+        if not isinstance(cards, tuple) or len(cards) != 3 or \
+                any(sum(c in cat for c in cards) != 1 for cat in categories):
+            return "an accusation names one suspect, one weapon and one room"
+        return None
+
+    def _why_check(self, action: Action, who: str) -> str | None:
+        if not self.allow_false_witness:
+            return "in this game nobody can withhold a card (start it with false_witness=True " \
+                   "to allow lies), so there is no false witness to find"
+        player, card = action.get("player"), action.get("card")
+        if player not in self.names or player == who:
+            return f"{player!r} is not another player"
+        target = self.names.index(player)
+        if not self.active(target):
+            return f"{player} already takes no more turns"
+        passed = any(player in e.get("passed", ()) and card in e["suggest"]
+                     for e in self.events if "suggest" in e)
+        if not passed:
+            return f"{player} never passed on a suggestion naming {card!r}"
+        return f"{who}'s own record does not show {player} holding {card!r}"
+
+    # -- records, pictures, text -------------------------------------------------------------
+    def record(self, seat: int | None) -> Record:
+        """``Record.from_dict(self.record_for(seat))``, parsed against the loaded edition."""
+        return _RecordParser(self.record_for(seat), self.edition).record()
+
+    def svg(self, heat: Heat | None = None, **options: Any) -> str:
+        """The board with every piece where it stands (deterministic SVG)."""
+        options.setdefault("title", f"{self.edition.name}: turn {self.turn_number}")
+        return self.board.svg(pieces=self.pieces(), heat=heat, **options)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def status(self) -> str:
+        """Where everything stands, and whose move it is, as text."""
+        lines = []
+        for seat, name in enumerate(self.names):
+            flags = []
+            if self.accused[seat]:
+                flags.append("accused wrongly")
+            if self.false_witnesses[seat]:
+                flags.append("false witness")
+            extra = f" [{', '.join(flags)}]" if flags else ""
+            lines.append(f"{name} ({self._name(self.characters[seat])}) "
+                         f"{self._where(self.piece(seat))}{extra}")
+        lines.append("Weapons: " + ", ".join(f"{self._name(w)} ({self.board.room_name(r)})"
+                                             for w, r in self.weapons.items()))
+        if self._over:
+            lines.append("Game over: " + ("nobody won" if self._winner is None
+                                          else f"{self.names[self._winner]} won"))
+        else:
+            lines.append(f"Turn {self.turn_number}: {self.names[self.current]} to act "
+                         f"({self.phase})")
+        return "\n".join(lines)
+
+
+def _make(kind: str, seat: int, **args: Any) -> Action:
+    """Actions of the board game, each built once and shared (they are immutable values)."""
+    key = (kind, seat, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                                    for k, v in args.items())))
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = _ACTIONS[key] = Action.make(kind, seat, **args)
+    return action
+
+
+_MOVES: dict[tuple[int, Node], Action] = {}
+
+
+def _move(seat: int, to: Node) -> Action:
+    """``move(to=...)``: the most frequent action, looked up by its plain key."""
+    action = _MOVES.get((seat, to))
+    if action is None:
+        action = _MOVES[seat, to] = Action.make("move", seat, to=to)
+    return action
+
+
+_MOVE_LISTS: dict[tuple, tuple[Action, ...]] = {}
+
+
+def _moves(seat: int, reachable: tuple[tuple[str, ...], tuple[Square, ...]]
+           ) -> tuple[Action, ...]:
+    """The move actions to ``reachable``'s rooms and squares (the same few target lists come
+    back roll after roll; the table is emptied when it grows large)."""
+    key = (seat, reachable)
+    moves = _MOVE_LISTS.get(key)
+    if moves is None:
+        if len(_MOVE_LISTS) > 20_000:
+            _MOVE_LISTS.clear()
+        rooms, squares = reachable
+        moves = _MOVE_LISTS[key] = tuple(_move(seat, to) for to in (*rooms, *squares))
+    return moves
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _choice(value: Any, allowed: Sequence[str], option: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"option {option}: expected one of {list(allowed)}, got {value!r}")
+    return value
+
+
+def _flag(value: Any, option: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"option {option}: expected true or false, got {value!r}")
+    return value
+
+
+@cache
+def _clue_cards() -> tuple[ClueCard, ...]:
+    return load_clue_deck().cards
+
+
+# ---------------------------------------------------------------------------------------------
+# Creating, loading, logs
+# ---------------------------------------------------------------------------------------------
+
+def board_game(edition: Edition | str, players: int | Sequence[str], seed: int = 0,
+               **options: Any) -> BoardGame:
+    """A new board game of ``edition`` (an id, a path or an Edition)."""
+    return BoardGame(edition, players, seed, **options)
+
+
+def game_from_json(text: str) -> BoardGame:
+    """Load a saved board game by replaying its actions."""
+    game = BoardGame.from_json(text)
+    assert isinstance(game, BoardGame)
+    return game
+
+
+def play_log(edition_id: str, players: int | Sequence[str], seed: int = 0,
+             bots: Sequence[str] = ("detective",), **options: Any) -> str:
+    """Play one seeded game with bots and return its readable log.
+
+    ``bots`` names one bot per seat (``detective``, ``random`` or ``explorer``); the last name
+    fills any seats left over.
+    """
+    from .board_bots import make_bot
+
+    game = BoardGame(edition_id, players, seed, **options)
+    if not bots:
+        raise ValueError("name at least one bot")
+    kinds = [bots[min(seat, len(bots) - 1)] for seat in range(len(game.names))]
+    seated = [make_bot(kind, seed * 1000 + seat) for seat, kind in enumerate(kinds)]
+    game.play(seated)
+    head = [f"# {game.edition.name} ({game.edition.id}), seed {seed}",
+            "# seats: " + ", ".join(f"{n} ({k})" for n, k in zip(game.names, kinds,
+                                                                 strict=True)),
+            f"# {len(game.history)} actions"]
+    return "\n".join(head + list(game.log)) + "\n"
+

@@ -1,0 +1,259 @@
+"""Bots for the board games, the ``play`` command, and 1,000 seeded bot games per edition and
+player count, each checked against every seat's record.
+
+The detective is judged by results that do not depend on how it thinks: it wins, it wins
+against random players, and it accuses only what its own record proves (until it runs out of
+patience). Its cheap fallback deduction is cross-checked against the exact engine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cluedo_lab.board_bots import (
+    DetectiveBot,
+    ExplorerBot,
+    cheap_view,
+    exact_view,
+    make_bot,
+    tournament,
+)
+from cluedo_lab.board_game import BoardGame, board_game, play_log
+from cluedo_lab.cli import main
+from cluedo_lab.constraints import violated
+from cluedo_lab.game import Action, RandomBot
+from cluedo_lab.knowledge import Knowledge
+
+E49 = "cluedo-classic-1949"
+E14 = "clue-mansion-2014"
+E23 = "clue-classic-2023"
+E23_2P = "clue-classic-2023-two-player"
+
+
+def consistent(game: BoardGame) -> None:
+    """The true deal breaks no constraint of any seat's record, nor of the public one."""
+    where = game.true_places()
+    for seat in [*range(len(game.names)), None]:
+        broken = violated(game.record(seat), where)
+        assert broken == [], (game.edition.id, game.seed, seat, [str(c) for c in broken])
+
+
+# =============================================================================================
+# The detective
+# =============================================================================================
+
+@pytest.mark.parametrize("edition, players", [(E49, 4), (E14, 4), (E23, 4), (E23_2P, 2),
+                                              (E49, 3), (E14, 5)])
+def test_detectives_solve_games_in_a_few_rounds(edition, players):
+    """Four seeded games: someone proves the solution and wins, well before the bots'
+    patience (150 rounds) could force a guess."""
+    for seed in range(4):
+        game = board_game(edition, players, seed)
+        winner = game.play([DetectiveBot(seed * 10 + s) for s in range(players)])
+        assert winner is not None and game.is_over
+        assert game.turn_number <= 20 * players, (seed, game.turn_number)
+        consistent(game)
+
+
+def test_detectives_no_longer_bounce_between_two_rooms():
+    """The game that once ran 600 turns between the Lounge and the Conservatory (the
+    envelope's room was the Hall, which nobody visited)."""
+    game = board_game(E49, 4, 1)
+    winner = game.play([DetectiveBot(1000 + s) for s in range(4)])
+    assert winner is not None and game.turn_number < 60
+    rooms = {e["suggest"][-1] for e in game.events if "suggest" in e}
+    assert "hall" in rooms and len(rooms) >= 4
+
+
+def test_detective_accuses_only_what_its_record_proves():
+    for edition, players in ((E49, 3), (E14, 4), (E23, 3)):
+        for seed in range(3):
+            game = board_game(edition, players, seed)
+            bots = [DetectiveBot(seed + s) for s in range(players)]
+            while not game.is_over:
+                seat = game.current
+                action = bots[seat].choose(game, seat)
+                if action.kind == "accuse":
+                    proof = Knowledge(game.record(seat)).solution()
+                    assert proof is not None and set(proof) == set(action["cards"])
+                game.apply(action)
+            assert game.winner is not None
+
+
+@pytest.mark.parametrize("edition", [E49, E14, E23])
+def test_detective_beats_random_players(edition):
+    wins = tournament(edition, ["detective", "random", "explorer"], 6, seed=3)
+    assert wins["detective"] >= 5, wins
+
+
+def test_detective_answers_giving_away_as_little_as_possible():
+    """Asked again by someone it already showed a card to, it shows that card again."""
+    for seed in range(30):
+        game = board_game(E49, 3, seed)
+        bots = [DetectiveBot(seed * 3 + s) for s in range(3)]
+        repeats = 0
+        while not game.is_over:
+            seat = game.current
+            action = bots[seat].choose(game, seat)
+            if game.phase == "refute":
+                asker = game.names[game.pending["by"]]
+                before = {e["card"] for e in game.events if e.get("shown_by") == game.names[seat]
+                          and e["by"] == asker}
+                options = {a["card"] for a in game.legal_actions()}
+                if before & options:
+                    assert action["card"] in before
+                    repeats += 1
+            game.apply(action)
+        if repeats:
+            return
+    raise AssertionError("no detective was ever asked twice")  # pragma: no cover
+
+
+def test_cheap_view_states_only_facts_the_exact_engine_proves():
+    """The fallback deduction (used when counting is slow or the record contradicts
+    itself) may know less, never something false or unproven."""
+    checked = 0
+    for edition, players in ((E49, 4), (E14, 5), (E23, 3), (E23_2P, 2)):
+        for seed in range(3):
+            game = board_game(edition, players, seed)
+            game.play([ExplorerBot(seed + s, accuse_chance=0.05) for s in range(players)])
+            for seat in range(players):
+                record = game.record(seat)
+                exact, cheap = exact_view(record), cheap_view(record)
+                assert exact.exact and not cheap.exact
+                for card, place in cheap.located.items():
+                    assert exact.located.get(card) == place
+                for card, places in cheap.possible.items():
+                    assert exact.possible[card] <= places
+                if cheap.solution is not None:
+                    assert cheap.solution == exact.solution
+                checked += 1
+    assert checked == 3 * (4 + 5 + 3 + 2)
+
+
+def test_detective_without_exact_counting_falls_back_and_still_plays():
+    game = board_game(E23, 3, 2)
+    bots = [DetectiveBot(s, exact=False) for s in range(3)]
+    game.play(bots)
+    assert game.is_over
+    assert all(bot._cache.get("cheap") for bot in bots)
+
+
+def test_detective_plays_on_after_a_lie_makes_its_record_contradictory():
+    """A withheld card (false_witness=True) leaves no deal consistent with the records: the
+    detectives switch to their cheap deduction, one proves the lie, and the game ends."""
+    game = board_game(E49, 3, 4, false_witness=True)
+    bots = [DetectiveBot(s) for s in range(3)]
+    lied = False
+    while not game.is_over:
+        seat = game.current
+        if game.phase == "refute" and not lied:
+            game.apply(Action.make("pass", seat))
+            lied = True
+            continue
+        game.apply(bots[seat].choose(game, seat))
+    assert lied and any(bot._cache.get("cheap") for bot in bots)
+    assert any("is a false witness" in line for line in game.log)
+
+
+def test_explorer_and_random_bots_play_legal_games_and_make_bot_names_them():
+    for name in ("random", "explorer", "detective"):
+        game = board_game(E14, 3, 5)
+        game.play([make_bot(name, s) for s in range(3)])
+        assert game.is_over
+    with pytest.raises(ValueError, match="no bot 'genius'; bots: detective, random, explorer"):
+        make_bot("genius")
+
+
+def test_tournament_turns_the_lineup_so_every_kind_plays_every_seat():
+    wins = tournament(E23, ["random", "explorer", "random"], 6, seed=1)
+    assert sum(wins.values()) == 6 and set(wins) == {"random", "explorer", "nobody"}
+
+
+# =============================================================================================
+# cluedo-lab play
+# =============================================================================================
+
+def test_play_log_is_readable_and_seeded():
+    text = play_log(E49, 4, seed=1)
+    assert text == play_log(E49, 4, seed=1)
+    lines = text.splitlines()
+    assert lines[0] == "# Cluedo (cluedo-classic-1949), seed 1"
+    assert lines[1] == "# seats: P1 (detective), P2 (detective), P3 (detective), P4 (detective)"
+    assert "P1 plays Miss Scarlett and holds" in text and "-- Turn 1: P1 (Miss Scarlett)" in text
+    assert "solves the crime and wins" in lines[-1] and "(the envelope: " in lines[-1]
+    mixed = play_log(E23, ["Ann", "Bob", "Cy"], seed=2, bots=("random", "detective"))
+    assert "Ann (random), Bob (detective), Cy (detective)" in mixed
+    with pytest.raises(ValueError, match="no bot 'genius'"):
+        play_log(E49, 3, bots=("genius",))
+
+
+def test_cli_play_prints_a_board_game(capsys):
+    code = main(["play", "--edition", E14, "--players", "3", "--seed", "4"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert out.startswith("# Clue (clue-mansion-2014), seed 4\n")
+    assert "-- Turn 1: " in out and "suggests" in out and "accuses" in out
+    assert out == play_log(E14, 3, seed=4) + "\n"
+    code = main(["play", "--edition", E23_2P, "--players", "2", "--seed", "1",
+                 "--bots", "random,detective"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "P1 (random), P2 (detective)" in out
+    code = main(["play", "--edition", E49, "--players", "7"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "2-6" in err
+
+
+# =============================================================================================
+# 1,000 seeded games per edition and player count
+# =============================================================================================
+
+SWEEP = [(E49, n) for n in range(2, 7)] + [(E14, n) for n in range(3, 7)] + \
+    [(E23, n) for n in range(3, 7)] + [(E23_2P, 2)]
+
+
+def sweep_bots(seed: int, players: int) -> list:
+    """A quarter plain random legal play (it accuses at its first chance), the rest random
+    play that accuses rarely, for long games that reach the rare situations."""
+    chance = (None, 0.5, 0.25, 0.1)[seed % 4]
+    if chance is None:
+        return [RandomBot(seed * 10 + i) for i in range(players)]
+    return [ExplorerBot(seed * 10 + i, accuse_chance=chance) for i in range(players)]
+
+
+MILESTONES = {
+    "all": ["solves the crime and wins", "Nobody can still win", "nobody can answer",
+            "takes the secret passage", "stays in the", "moves into the", "cannot move"],
+    E23: ["'A quiet word'", "'Over your shoulder'", "'The guiltiest look'",
+          "'Whispers round the table'", "'A hidden door'", "reveals"],
+    E23_2P: ["looks at the face-down card"],
+}
+
+
+@pytest.mark.parametrize("edition, players", SWEEP, ids=[f"{e}-{n}p" for e, n in SWEEP])
+def test_1000_seeded_bot_games_agree_with_every_seats_record(edition, players):
+    seen: set[str] = set()
+    kinds: set[str] = set()
+    wanted = MILESTONES["all"] + MILESTONES.get(edition, []) + \
+        (MILESTONES[E23] if edition == E23_2P else [])
+    for seed in range(1000):
+        game = board_game(edition, players, seed)
+        game.play(sweep_bots(seed, players))
+        assert game.is_over
+        consistent(game)
+        kinds |= {next(k for k in ("suggest", "accuse", "show", "reveal", "room_card")
+                       if k in e) for e in game.events}
+        seen |= {m for m in wanted if any(m in line for line in game.log)}
+    expected = {"suggest", "accuse"} | ({"show", "reveal"} if edition in (E23, E23_2P)
+                                        else set()) | ({"room_card"} if edition == E23_2P
+                                                       else set())
+    assert kinds == expected
+    assert seen == set(wanted)
+
+
+def test_sweep_bots_are_seeded():
+    one = board_game(E14, 4, 9)
+    one.play(sweep_bots(9, 4))
+    two = board_game(E14, 4, 9)
+    two.play(sweep_bots(9, 4))
+    assert one.to_json() == two.to_json()
