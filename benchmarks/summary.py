@@ -30,3 +30,18 @@ for row in data["advice"]:
 for players, stages in sorted(advice.items()):
     print(f"| {players} | " + " | ".join(f"{stages[s]:.2f}" for s in ("early", "middle", "late"))
           + " |")
+
+games = path.parent / "games_per_second.json"   # benchmarks/games_per_second.py
+if games.exists():
+    speed = json.loads(games.read_text())
+    mixes = list(dict.fromkeys(row["mix"] for row in speed["rows"]))
+    print(f"\nWhole games per second, one process (baseline loop {speed['baseline_ms']:.1f} ms; "
+          "bots by seat, repeated to fill the table):\n")
+    print("| edition | players | " + " | ".join(mixes) + " |")
+    print("|---|---|" + "---|" * len(mixes))
+    table = defaultdict(dict)
+    for row in speed["rows"]:
+        table[(row["edition"], row["players"])][row["mix"]] = row["games_per_second"]
+    for (edition, players), cells in table.items():
+        print(f"| {edition} | {players} | "
+              + " | ".join(f"{cells[m]:.1f}" for m in mixes) + " |")

@@ -109,6 +109,21 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from .tournament import run_tournament
+    bots = [b.strip() for b in args.bots.split(",")]
+    try:
+        result = run_tournament(args.edition, bots, args.games, seed=args.seed,
+                                players=args.players, workers=args.workers,
+                                progress=args.progress)
+    except ValueError as error:
+        print(f"cluedo-lab: {error}", file=sys.stderr)
+        return 2
+    result.command = result.cli_command()
+    print(result.to_json(games=args.games_out) if args.json else result.table())
+    return 0
+
+
 def _editions(args: argparse.Namespace) -> int:
     from .edition import all_editions
     for edition in all_editions():
@@ -152,6 +167,24 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", default="", help="comma-separated, one per seat: "
                       "random or detective (default: all detectives)")
     play.set_defaults(run=_play)
+
+    simulate = sub.add_parser("simulate", help="a seeded tournament between bots: win rates "
+                              "with 95%% intervals, seats rotated fairly")
+    simulate.add_argument("--edition", required=True, help="an edition id (see 'editions')")
+    simulate.add_argument("--bots", required=True, help="comma-separated, one per seat: random, "
+                          "eliminator, detective, detective@P (accuse at probability P), "
+                          "infogain, bluffer")
+    simulate.add_argument("--games", type=int, required=True)
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--players", type=int, default=None,
+                          help="seats (default: one per bot; the bot list repeats to fill)")
+    simulate.add_argument("--workers", type=int, default=1, help="processes in parallel "
+                          "(the result is the same for any number)")
+    simulate.add_argument("--json", action="store_true", help="machine-readable output")
+    simulate.add_argument("--no-games", dest="games_out", action="store_false",
+                          help="with --json: the tables only, not every game")
+    simulate.add_argument("--progress", action="store_true", help="a progress bar on stderr")
+    simulate.set_defaults(run=_simulate)
 
     editions = sub.add_parser("editions", help="list the editions the kit knows")
     editions.set_defaults(run=_editions)

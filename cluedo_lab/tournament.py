@@ -1,0 +1,504 @@
+"""Tournaments: many seeded games between bots, seats rotated fairly, results with intervals.
+
+:func:`run_tournament` plays ``games`` games of one edition between the bots of
+:mod:`cluedo_lab.strategy`. Every game has its own deal, and the seats turn one place each
+game, so every bot plays every seat equally often whenever ``games`` is a multiple of the
+number of seats (the result says when it is not). Games are independent of each other, which
+is what the confidence intervals assume.
+
+Each game's deal, dice and bots are seeded from the tournament seed and the game's number
+alone, and the bots never look at a clock, so a tournament gives the same result on any
+machine and with any number of worker processes.
+
+Results: each bot's win rate with a 95% Wilson interval, the mean number of its own turns it
+took to win, its wrong accusations; the win rate of each seat and of each place in the turn
+order (who moved first, second, ...). A :class:`TournamentResult` prints as a table, shows as
+HTML in Jupyter, draws its win rates (:meth:`TournamentResult.chart`) and saves as JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from html import escape
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from .charts import Chart, bar_chart
+from .edition import Edition, load_edition
+from .game import Game
+from .strategy import make_bot
+
+__all__ = ["run_tournament", "TournamentResult", "Row", "wilson", "play_game", "play", "new_game",
+           "save_results", "load_results"]
+
+Z95 = 1.959963984540054
+"""The standard normal quantile for a two-sided 95% interval."""
+
+FORMAT = 1
+"""Version of the JSON written by :meth:`TournamentResult.to_json`."""
+
+GAME_COLUMNS = ("seed", "first", "winner", "turns", "wrong", "actions", "finished")
+"""What is saved of each game (its lineup, number and fugitive follow from the tournament)."""
+
+
+def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``wins / games`` (0 to 1 when no games).
+
+    Unlike "rate ± z·sd" it stays inside [0, 1] and is sensible for rates near 0 or 1 and
+    for few games, which is where a weak bot's win rate lies."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    denominator = 1 + z * z / games
+    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing one game
+# ---------------------------------------------------------------------------------------------
+
+def new_game(edition: Edition | str, players: int, seed: int, **options: Any) -> Game:
+    """A new game of either family (an Edition object is passed on as it is)."""
+    ed = load_edition(edition) if isinstance(edition, str) else edition
+    if ed.family == "board":
+        from .board_game import BoardGame
+        return BoardGame(ed, players, seed, **options)
+    from .card_games import card_game
+    return card_game(ed, players, seed, **options)
+
+
+def _derive(seed: int, *parts: Any) -> int:
+    """A seed for one part of a tournament, from the tournament seed and the part's name
+    (sha256, so it is the same on every machine and for every PYTHONHASHSEED)."""
+    text = "/".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+class _TurnCounter:
+    """Counts each seat's own turns as a game is played (the rule books' turns: a roll or a
+    question and what follows, not the cards shown for other players)."""
+
+    def __init__(self, game: Game):
+        self.turns = [0] * len(game.names)
+        self.family = game.edition.family
+        self.last = None
+
+    def before(self, game: Any, action: Any) -> None:
+        if self.family == "board":
+            if game.turn_number != self.last:
+                self.last = game.turn_number
+                self.turns[game.turn] += 1
+        elif game.edition.actions:   # 2002: every turn ends with "end" or an accusation
+            if action.seat == game.turn and action.kind in ("end", "accuse"):
+                self.turns[action.seat] += 1
+        elif game.stage == "ask":    # 2018: a turn is a question or a declared accusation
+            self.turns[action.seat] += 1
+
+
+def play_game(edition: Edition | str, lineup: Sequence[str], seed: int,
+              bot_seeds: Sequence[int], options: Mapping[str, Any] | None = None,
+              max_actions: int = 20_000) -> dict[str, Any]:
+    """Play one game, ``lineup[s]`` in seat ``s``, and summarise it (JSON-friendly)."""
+    game = new_game(edition, len(lineup), seed, **dict(options or {}))
+    bots = [make_bot(spec, s) for spec, s in zip(lineup, bot_seeds, strict=True)]
+    summary = play(game, bots, max_actions)
+    return {"seed": seed, "lineup": list(lineup), **summary}
+
+
+def play(game: Game, bots: Sequence[Any], max_actions: int = 20_000) -> dict[str, Any]:
+    """Let ``bots`` (one per seat) play ``game`` on, and summarise what happened: the seat
+    that moved first, the winner, the fugitive, each seat's own turns and wrong accusations,
+    the number of actions, and whether the game finished within ``max_actions``."""
+    counter = _TurnCounter(game)
+    first = game.current
+    for _ in range(max_actions):
+        if game.is_over:
+            break
+        seat = game.current
+        action = bots[seat].choose(game, seat)
+        counter.before(game, action)
+        game.apply(action)
+    finished = game.is_over
+    names = list(game.names)
+    wrong = [0] * len(names)
+    for event in game.events:
+        if "accuse" in event and not event.get("correct"):
+            wrong[names.index(event["by"])] += 1
+    return {"first": first, "winner": game.winner if finished else None,
+            "fugitive": getattr(game, "fugitive", None), "turns": counter.turns,
+            "wrong": wrong, "actions": len(game.history), "finished": finished}
+
+
+# ---------------------------------------------------------------------------------------------
+# Running many games
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything a worker needs to play game number ``i`` of the tournament."""
+
+    edition: Edition | str
+    lineup: tuple[str, ...]
+    seed: int
+    options: Mapping[str, Any]
+    max_actions: int
+
+    def game(self, index: int) -> dict[str, Any]:
+        n = len(self.lineup)
+        seats = [self.lineup[(s + index) % n] for s in range(n)]
+        deal_seed = _derive(self.seed, "deal", index)
+        bot_seeds = [_derive(self.seed, "bot", index, s) for s in range(n)]
+        result = play_game(self.edition, seats, deal_seed, bot_seeds, self.options,
+                           self.max_actions)
+        result["game"] = index
+        return result
+
+
+_WORKER_PLAN: _Plan | None = None
+
+
+def _init_worker(plan: _Plan) -> None:
+    global _WORKER_PLAN
+    _WORKER_PLAN = plan
+
+
+def _worker_game(index: int) -> dict[str, Any]:
+    assert _WORKER_PLAN is not None
+    return _WORKER_PLAN.game(index)
+
+
+def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed: int = 0,
+                   players: int | None = None, workers: int = 1, progress: bool = False,
+                   max_actions: int = 20_000, **options: Any) -> TournamentResult:
+    """Play ``games`` seeded games of ``edition`` between ``bots`` (names for
+    :func:`cluedo_lab.strategy.make_bot`, one per seat; with ``players`` larger than the list,
+    the list repeats to fill the table). Each game has its own deal and the seats turn one
+    place each game (see the module docstring). ``workers`` processes play in parallel; the
+    result does not depend on how many. ``progress`` shows a progress bar (tqdm). Other
+    keyword ``options`` go to the game (e.g. ``dice=1`` on a board, ``clue_cards=False``).
+    A game still running after ``max_actions`` actions counts as won by nobody and is marked
+    unfinished."""
+    ed = load_edition(edition) if isinstance(edition, str) else edition
+    specs = [b.strip() for b in bots]
+    if not specs or any(not b for b in specs):
+        raise ValueError("name at least one bot (and no empty names)")
+    for spec in dict.fromkeys(specs):
+        make_bot(spec)   # a bad name fails here, before any game is played
+    n = len(specs) if players is None else players
+    ed.check_players(n)
+    if len(specs) > n:
+        raise ValueError(f"{len(specs)} bots for {n} seats: name at most one bot per seat")
+    lineup = tuple(specs[i % len(specs)] for i in range(n))
+    if games < 1:
+        raise ValueError("play at least one game")
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    plan = _Plan(ed, lineup, seed, dict(options), max_actions)
+    new_game(ed, n, 0, **options)   # a bad option fails here too
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=games, disable=not progress, desc=f"{ed.id} ({', '.join(specs)})",
+               unit="game")
+    rows: list[dict[str, Any]] = []
+    try:
+        if workers == 1:
+            for index in range(games):
+                rows.append(plan.game(index))
+                bar.update()
+        else:
+            chunk = max(1, min(16, games // (workers * 8)))
+            with ProcessPoolExecutor(workers, mp_context=get_context(),
+                                     initializer=_init_worker, initargs=(plan,)) as pool:
+                for row in pool.map(_worker_game, range(games), chunksize=chunk):
+                    rows.append(row)
+                    bar.update()
+    finally:
+        bar.close()
+    return TournamentResult(edition=ed.id, edition_name=ed.name, players=n, bots=lineup,
+                            seed=seed, options=dict(options), games=rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a results table: how often ``label`` won out of ``played``."""
+
+    label: str
+    played: int
+    wins: int
+    turns_to_win: float | None = None
+    wrong: float | None = None
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.played)
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {"label": self.label, "played": self.played, "wins": self.wins,
+                "rate": round(self.rate, 6), "low": round(low, 6), "high": round(high, 6),
+                "turns_to_win": None if self.turns_to_win is None else round(self.turns_to_win, 4),
+                "wrong_per_game": None if self.wrong is None else round(self.wrong, 4)}
+
+
+@dataclass
+class TournamentResult:
+    """The games of a tournament and the tables computed from them.
+
+    ``games`` holds one dict per game: its deal ``seed``, the ``lineup`` by seat, the seat
+    that moved ``first``, the ``winner`` seat (None: nobody), the ``fugitive`` seat (2002
+    one-against-all), each seat's own ``turns`` and ``wrong`` accusations, the number of
+    ``actions`` and whether it ``finished``."""
+
+    edition: str
+    edition_name: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    games: list[dict[str, Any]] = field(default_factory=list)
+    command: str | None = None
+
+    # -- tables ------------------------------------------------------------------------------
+    def by_bot(self) -> list[Row]:
+        """Each bot (by name, over all the seats it played): wins, the mean of its own turns
+        in the games it won (fugitive escapes left out), wrong accusations per game."""
+        played: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        turns: dict[str, list[int]] = {}
+        wrong: dict[str, int] = {}
+        for g in self.games:
+            for seat, name in enumerate(g["lineup"]):
+                played[name] = played.get(name, 0) + 1
+                wrong[name] = wrong.get(name, 0) + g["wrong"][seat]
+                wins.setdefault(name, 0)
+                turns.setdefault(name, [])
+            if g["winner"] is not None:
+                name = g["lineup"][g["winner"]]
+                wins[name] += 1
+                if g["winner"] != g.get("fugitive"):
+                    turns[name].append(g["turns"][g["winner"]])
+        return [Row(name, played[name], wins[name],
+                    sum(turns[name]) / len(turns[name]) if turns[name] else None,
+                    wrong[name] / played[name]) for name in dict.fromkeys(self.bots)]
+
+    def by_seat(self) -> list[Row]:
+        """Each seat, whoever sat there."""
+        return [Row(f"seat {s}", len(self.games),
+                    sum(1 for g in self.games if g["winner"] == s)) for s in range(self.players)]
+
+    def by_order(self) -> list[Row]:
+        """Each place in the turn order: the seat that moved first, the next one, ..."""
+        n = self.players
+        wins = [0] * n
+        for g in self.games:
+            if g["winner"] is not None:
+                wins[(g["winner"] - g["first"]) % n] += 1
+        return [Row(_ordinal(k + 1) + " to move", len(self.games), wins[k]) for k in range(n)]
+
+    def row(self, label: str, by: str = "bot") -> Row:
+        """One row of a table: a bot's name, ``"seat 0"``, ``"1st to move"``, ..."""
+        rows = {"bot": self.by_bot, "seat": self.by_seat, "order": self.by_order}[by]()
+        for r in rows:
+            if r.label == label:
+                return r
+        raise KeyError(f"no row {label!r} by {by}; rows: {', '.join(r.label for r in rows)}")
+
+    def cli_command(self) -> str | None:
+        """The ``cluedo-lab simulate`` command that plays this tournament again, game for
+        game (None when it used game options, which the command line does not take)."""
+        if self.options:
+            return None
+        return (f"cluedo-lab simulate --edition {self.edition} --bots {','.join(self.bots)} "
+                f"--games {len(self.games)} --seed {self.seed}")
+
+    @property
+    def nobody(self) -> int:
+        """Games nobody won (everyone accused wrongly, or unfinished)."""
+        return sum(1 for g in self.games if g["winner"] is None)
+
+    @property
+    def unfinished(self) -> int:
+        return sum(1 for g in self.games if not g["finished"])
+
+    @property
+    def balanced(self) -> bool:
+        """Did every bot play every seat equally often?"""
+        return len(self.games) % self.players == 0
+
+    def mean_turns(self) -> float:
+        """The mean length of a game in rounds (the most turns any seat took)."""
+        return sum(max(g["turns"]) for g in self.games) / len(self.games) if self.games else 0
+
+    # -- display -----------------------------------------------------------------------------
+    def _title(self) -> str:
+        return (f"{self.edition_name} ({self.edition}), {self.players} players, "
+                f"{len(self.games)} games, seed {self.seed}: " + ", ".join(self.bots))
+
+    def _notes(self) -> list[str]:
+        notes = [f"nobody won {self.nobody} of {len(self.games)} games"]
+        if self.unfinished:
+            notes.append(f"{self.unfinished} games were stopped unfinished")
+        if not self.balanced:
+            notes.append(f"{len(self.games)} games is not a multiple of {self.players} seats: "
+                         "the seats are not equally shared")
+        if self.options:
+            notes.append("options: " + ", ".join(f"{k}={v}" for k, v in self.options.items()))
+        return notes
+
+    def table(self) -> str:
+        """The results as plain text."""
+        lines = [self._title(), ""]
+        head = (f"{'bot':16} {'seats':>6} {'wins':>5} {'win rate':>9} {'95% interval':>15} "
+                f"{'turns to win':>12} {'wrong/game':>10}")
+        lines += [head, "-" * len(head)]
+        for r in self.by_bot():
+            low, high = r.interval
+            turns = "-" if r.turns_to_win is None else f"{r.turns_to_win:.1f}"
+            lines.append(f"{r.label:16} {r.played:6} {r.wins:5} {r.rate:9.1%} "
+                         f"{f'{low:.1%}-{high:.1%}':>15} {turns:>12} {r.wrong:10.2f}")
+        lines.append("")
+        head = f"{'':16} {'wins':>6} {'win rate':>9} {'95% interval':>15}"
+        lines.append(head)
+        for r in [*self.by_seat(), *self.by_order()]:
+            low, high = r.interval
+            lines.append(f"{r.label:16} {r.wins:6} {r.rate:9.1%} "
+                         f"{f'{low:.1%}-{high:.1%}':>15}")
+        lines.append("")
+        lines += self._notes()
+        if self.command:
+            lines.append(f"made by: {self.command}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.table()
+
+    def _repr_html_(self) -> str:
+        def rows(items: list[Row], bots: bool) -> str:
+            out = []
+            for r in items:
+                low, high = r.interval
+                cells = [escape(r.label)] + ([str(r.played)] if bots else [])
+                cells += [str(r.wins), f"{r.rate:.1%}", f"{low:.1%}–{high:.1%}"]
+                if bots:
+                    cells += ["–" if r.turns_to_win is None else f"{r.turns_to_win:.1f}",
+                              f"{r.wrong:.2f}"]
+                out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            return "".join(out)
+        bots_head = ("<tr><th>bot</th><th>seats</th><th>wins</th><th>win rate</th>"
+                     "<th>95% interval</th><th>turns to win</th><th>wrong / game</th></tr>")
+        seat_head = ("<tr><th></th><th>wins</th><th>win rate</th><th>95% interval</th></tr>")
+        notes = "; ".join(escape(n) for n in self._notes())
+        made = f"<br><code>{escape(self.command)}</code>" if self.command else ""
+        return (f"<p><b>{escape(self._title())}</b></p>"
+                f"<table>{bots_head}{rows(self.by_bot(), True)}</table>"
+                f"<table>{seat_head}{rows(self.by_seat() + self.by_order(), False)}</table>"
+                f"<p>{notes}{made}</p>")
+
+    def chart(self, by: str = "bot", title: str | None = None) -> Chart:
+        """Win rates with 95% Wilson intervals, by ``"bot"``, ``"seat"`` or ``"order"``."""
+        rows = {"bot": self.by_bot, "seat": self.by_seat, "order": self.by_order}
+        if by not in rows:
+            raise ValueError(f"chart by 'bot', 'seat' or 'order', not {by!r}")
+        items = rows[by]()
+        return bar_chart([r.label for r in items], [r.rate for r in items],
+                         intervals=[r.interval for r in items], percent=True, ymin=0.0,
+                         title=title or f"{self.edition_name}: win rate by {by}",
+                         ylabel="win rate (95% interval)")
+
+    # -- saving ------------------------------------------------------------------------------
+    def to_dict(self, games: bool = True) -> dict[str, Any]:
+        """The tables and, with ``games``, every game as a row of ``game_columns`` (each
+        game's lineup and number follow from its position: seats turn one place a game)."""
+        data = {"format": FORMAT, "edition": self.edition, "edition_name": self.edition_name,
+                "players": self.players, "bots": list(self.bots), "seed": self.seed,
+                "games_played": len(self.games), "options": self.options,
+                "command": self.command,
+                "by_bot": [r.to_dict() for r in self.by_bot()],
+                "by_seat": [r.to_dict() for r in self.by_seat()],
+                "by_order": [r.to_dict() for r in self.by_order()],
+                "nobody": self.nobody, "unfinished": self.unfinished,
+                "mean_rounds": round(self.mean_turns(), 4)}
+        if games:
+            data["fugitive"] = self.games[0].get("fugitive") if self.games else None
+            data["game_columns"] = list(GAME_COLUMNS)
+            data["games"] = [[g[c] for c in GAME_COLUMNS] for g in self.games]
+        return data
+
+    def to_json(self, indent: int | None = 1, games: bool = True) -> str:
+        """JSON text; with an ``indent``, each game takes one line (short, diff-friendly)."""
+        if indent is None or not games:
+            return json.dumps(self.to_dict(games), indent=indent)
+        data = self.to_dict(games=True)
+        rows = data.pop("games")
+        head = json.dumps(data, indent=indent)
+        pad = " " * indent
+        body = ",\n".join(pad * 2 + json.dumps(g, separators=(",", ":")) for g in rows)
+        return f'{head[:-2]},\n{pad}"games": [\n{body}\n{pad}]\n}}'
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TournamentResult:
+        if data.get("format") != FORMAT or "games" not in data:
+            raise ValueError("not a saved tournament with its games (format "
+                             f"{FORMAT}): {sorted(data)[:6]}")
+        bots = tuple(data["bots"])
+        columns = data.get("game_columns", GAME_COLUMNS)
+        games = []
+        for index, row in enumerate(data["games"]):
+            game = dict(row) if isinstance(row, Mapping) else dict(zip(columns, row, strict=True))
+            game.setdefault("lineup", [bots[(s + index) % len(bots)] for s in range(len(bots))])
+            game.setdefault("game", index)
+            game.setdefault("fugitive", data.get("fugitive"))
+            games.append(game)
+        return cls(edition=data["edition"], edition_name=data["edition_name"],
+                   players=data["players"], bots=bots, seed=data["seed"],
+                   options=dict(data.get("options") or {}), games=games,
+                   command=data.get("command"))
+
+    @classmethod
+    def from_json(cls, text: str) -> TournamentResult:
+        return cls.from_dict(json.loads(text))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> TournamentResult:
+        return cls.from_json(Path(path).read_text(encoding="utf-8"))
+
+
+def save_results(path: str | Path, results: Sequence[TournamentResult],
+                 **about: Any) -> None:
+    """Save several tournaments in one JSON file, with notes (``about``: the question, the
+    command that made them, ...)."""
+    parts = [json.dumps({"format": FORMAT, **about}, indent=1)[:-2] + ',\n "results": [']
+    parts.append(",\n".join(r.to_json() for r in results))
+    Path(path).write_text("\n".join(parts) + "\n ]\n}\n", encoding="utf-8")
+
+
+def load_results(path: str | Path) -> list[TournamentResult]:
+    """The tournaments saved in a file by :func:`save_results` or
+    :meth:`TournamentResult.save`."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if "results" in data:
+        return [TournamentResult.from_dict(r) for r in data["results"]]
+    return [TournamentResult.from_dict(data)]
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
