@@ -119,6 +119,12 @@ class _Advisor:
             raise ValueError("give the asker: a public record has no observer")
         if self.asker not in self.record.player_names:
             raise KeyError(f"{self.asker!r} is not a player")
+        rule = knowledge.edition.question.answer
+        if rule != "first-who-can":
+            raise ValueError(
+                f"question advice models answers where the first player who can shows a "
+                f"card; this game's rule is {rule!r} (for its first question, see "
+                f"cluedo_lab.variant_figures.best_first_question)")
         self.problem = cons.problem(self.record, knowledge.constraints())
         self.total = knowledge.consistent_deals
         self.before = entropy(knowledge.envelope_distribution().values())

@@ -61,7 +61,7 @@ class DetectiveBot:
             return self._pick(legal, "accuse", cards=set(solution))
         env = {c.id: known.probability(c, ENVELOPE) for c in game.edition.cards}
         if "ask" in kinds:
-            return self._pick(legal, "ask", items=set(self._best(env, 2)))
+            return self._pick(legal, "ask", items=set(self._question(game, env)))
         if "suggest" in kinds:
             return self._pick(legal, "suggest", cards=set(self._suggestion(game, env)))
         if "play" in kinds:
@@ -88,6 +88,15 @@ class DetectiveBot:
         ranked = self._ranked(uncertain, env)
         rest = self._ranked([c for c in env if c not in ranked], env)
         return (ranked + rest)[:count]
+
+    def _question(self, game: Game, env: dict[str, Fraction]) -> list[str]:
+        """What to ask (2018 and its variants): ``question.items`` cards as :meth:`_best`
+        picks them, or one card of each category when the question names one of each."""
+        q = game.edition.question
+        if q.form == "one-per-category":
+            return [self._ranked([c.id for c in cat.cards], env)[0]
+                    for cat in game.edition.categories]
+        return self._best(env, q.items)
 
     def _suggestion(self, game: Game, env: dict[str, Fraction]) -> list[str]:
         """One card per non-place category: the likeliest uncertain one, or the known

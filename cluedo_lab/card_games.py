@@ -42,6 +42,17 @@ Choices made where the rule books are silent (each has a test):
   every detective has accused wrongly.
 - What a wrong accuser sees when peeking at the solution has no record event; it is left out
   (they no longer ask or accuse, so nothing they decide depends on it).
+
+Rules read from the edition, so that variants (:mod:`cluedo_lab.variant`) play too:
+
+- ``question.answer = "every-who-can"``: every player holding a named card shows one to the
+  asker, in asking order, each choosing when they hold several; one record event lists them all
+  (``showed``). Not with one-against-all, whose fugitive answers only when nobody else can.
+- ``accusation.wrong = "leaves"``: a wrong accuser leaves the table: no longer asked (questions,
+  Super Sleuth), not a Snoop or Private Tip target, and All Snoop passes hands round the players
+  still in the game. By default (``"stays-to-refute"``) they still answer.
+- 2018: ``question.items`` and ``question.form`` (any cards, or one of each category). 2002
+  needs one-per-category suggestions (the last card is the marker's destination).
 """
 
 from __future__ import annotations
@@ -195,6 +206,32 @@ class CardGame(Game):
         n = len(self.names)
         return [(seat + k) % n for k in range(1, n)]
 
+    def gone(self, seat: int) -> bool:
+        """Has this seat left the game? Only when the edition says a wrong accuser leaves
+        (``accusation.wrong = "leaves"``); by default a wrong accuser stays to answer."""
+        return self.out[seat] and self.edition.accusation.wrong == "leaves"
+
+    def _answerers(self, seat: int) -> list[int]:
+        """Who is asked, in order: the seats to the left still in the game."""
+        return [s for s in self._left(seat) if not self.gone(s)]
+
+    def _answer_line(self, by: str, shown: Sequence[tuple[int, str]],
+                     passed: Sequence[int]) -> str:
+        """The log's words for an answer where every player who can shows a card."""
+        parts = [f"{self.names[s]} shows {by} {self._name(c)}" for s, c in shown]
+        parts += [f"{self.names[s]} has none" for s in passed]
+        return "; ".join(parts) or "nobody can show a card"
+
+    def _every_event(self, by: int, named: Sequence[str], passed: Sequence[int],
+                     shown: Sequence[tuple[int, str]]) -> dict[str, Any]:
+        """The record event of a question every player who can answers: only the asker
+        sees the cards (each shower knows their own card anyway)."""
+        order = {s: i for i, s in enumerate(self._answerers(by))}
+        shown = sorted(shown, key=lambda sc: order[sc[0]])
+        return {"suggest": list(named), "by": self.names[by],
+                "passed": [self.names[s] for s in passed],
+                "showed": {self.names[s]: c for s, c in shown}, "_seen_by": [self.names[by]]}
+
     def _names_of_deck(self) -> list[str]:
         return [c.id for c in self.edition.cards]
 
@@ -339,9 +376,9 @@ class CardGame2018(CardGame):
         "accuse": frozenset({"cards"}), "decline": frozenset()}
 
     def setup(self) -> None:
-        if self.edition.actions or self.edition.question.form != "any":
+        if self.edition.actions:
             raise ValueError(f"{self.edition.id} is not played like the 2018 card game "
-                             "(any two items, no action cards); use CardGame2002")
+                             "(no action cards); use CardGame2002")
         self._setup_common()
         self.turn = 0
         self.stage = "ask"            # ask | show (a choice) | accusing
@@ -379,6 +416,13 @@ class CardGame2018(CardGame):
         return self.turn
 
     def _questions(self, seat: int) -> tuple[Action, ...]:
+        """Any ``question.items`` cards, or one of each category when the question's form
+        is one-per-category (a variant)."""
+        if self.edition.question.form == "one-per-category":
+            cats = [[c.id for c in cat.cards] for cat in self.edition.categories]
+            return self._table(("ask", seat), lambda: tuple(
+                Action.make("ask", seat, items=list(combo))
+                for combo in itertools.product(*cats)))
         ids = self._names_of_deck()
         return self._table(("ask", seat), lambda: tuple(
             Action.make("ask", seat, items=list(pair))
@@ -422,8 +466,17 @@ class CardGame2018(CardGame):
             self._next_accuser()
 
     def _ask(self, asker: int, items: tuple[str, ...]) -> None:
+        if self.edition.question.answer == "every-who-can":
+            held = [(s, [c for c in items if c in self.fixed.hands[s]])
+                    for s in self._answerers(asker)]
+            self.asking = {"asker": asker, "items": items, "every": True,
+                           "passed": _Flat(s for s, opts in held if not opts),
+                           "queue": _Flat((s, opts) for s, opts in held if opts),
+                           "shown": _Flat()}
+            self._next_shower()
+            return
         passed: list[int] = _Flat()
-        for seat in self._left(asker):
+        for seat in self._answerers(asker):
             options = [c for c in items if c in self.fixed.hands[seat]]
             if not options:
                 passed.append(seat)
@@ -440,8 +493,32 @@ class CardGame2018(CardGame):
                   f"{by} asks about {self._names(items)}: nobody can show either")
         self._next_turn()
 
+    def _next_shower(self) -> None:
+        """Every player who can shows a card, in asking order; one with a choice must act."""
+        a = self.asking
+        while a["queue"]:
+            seat, options = a["queue"][0]
+            if len(options) > 1:
+                a["shower"], a["options"] = seat, _Flat(options)
+                self.stage = "show"
+                return
+            a["queue"].pop(0)
+            a["shown"].append((seat, options[0]))
+        by = self.names[a["asker"]]
+        self.emit(self._every_event(a["asker"], a["items"], a["passed"], a["shown"]),
+                  f"{by} asks about {self._names(a['items'])}: "
+                  + self._answer_line(by, a["shown"], a["passed"]))
+        self.asking = None
+        self.stage = "ask"
+        self._next_turn()
+
     def _shown(self, card: str) -> None:
         a = self.asking
+        if a.get("every"):
+            a["queue"].pop(0)
+            a["shown"].append((a["shower"], card))
+            self._next_shower()
+            return
         by, shower = self.names[a["asker"]], self.names[a["shower"]]
         passed = [self.names[s] for s in a["passed"]]
         text = f"{by} asks about {self._names(a['items'])}: "
@@ -510,7 +587,13 @@ class CardGame2018(CardGame):
                             else "an accusation is under way: accuse or decline"),
                     "accuse": f"{who} must show a card first"}[kind]
         if kind == "ask":
-            return self._why_cards(action.get("items"), self.items, "a question")
+            problem = self._why_cards(action.get("items"), self.items, "a question")
+            cats = self.edition.categories
+            if problem is None and self.edition.question.form == "one-per-category" and \
+                    sorted(self.edition.card(c).category for c in action["items"]) != \
+                    sorted(c.id for c in cats):
+                problem = "a question names " + ", ".join(f"one {c.name}" for c in cats)
+            return problem
         if kind == "show":
             card = action.get("card")
             a = self.asking
@@ -577,6 +660,12 @@ class CardGame2002(CardGame):
         edition = self.edition
         if not edition.actions:
             raise ValueError(f"{edition.id} has no action deck; use CardGame2018")
+        if edition.question.form != "one-per-category":
+            raise ValueError(f"{edition.id}: the 2002 card game's suggestions name one card of "
+                             "each category (the last from your destination marker)")
+        if edition.mode == "one-against-all" and edition.question.answer != "first-who-can":
+            raise ValueError(f"{edition.id}: the fugitive answers only when nobody else can, "
+                             "so only the first player who can answers")
         self._setup_common()
         n = len(self.names)
         self.fugitive: int | None = n - 1 if edition.mode == "one-against-all" else None
@@ -694,7 +783,8 @@ class CardGame2002(CardGame):
         kind = self.action_kind(label).kind
         if kind in ("snoop", "private-tip"):
             return [Action.make("play", seat, card=label, target=name)
-                    for other, name in enumerate(self.names) if other != seat]
+                    for other, name in enumerate(self.names)
+                    if other != seat and not self.gone(other)]
         if kind not in ("suggest-any", "suggest-current"):
             return [Action.make("play", seat, card=label)]
         mine = self.markers[seat]
@@ -767,7 +857,7 @@ class CardGame2002(CardGame):
             self._all_snoop(seat, kind.direction or "left")
         elif kind.kind == "super-sleuth":
             self._sleuth_next({"what": "sleuth", "by": seat, "index": index,
-                               "queue": _Flat(self._left(seat)), "showed": _Flat(),
+                               "queue": _Flat(self._answerers(seat)), "showed": _Flat(),
                                "nothing": _Flat()})
         elif kind.kind == "private-tip":
             self._private_tip(seat, self.names.index(action["target"]), index)
@@ -791,9 +881,16 @@ class CardGame2002(CardGame):
 
     def _suggest(self, seat: int, cards: tuple[str, ...], then: str) -> None:
         named = tuple(sorted((*cards, self.markers[seat]), key=self.fixed.order.__getitem__))
-        order = self._left(seat)
+        order = self._answerers(seat)
         if self.fugitive is not None and self.fugitive in order:
             order = [s for s in order if s != self.fugitive] + [self.fugitive]
+        if self.edition.question.answer == "every-who-can":
+            held = [(s, [c for c in named if c in self.fixed.hands[s]]) for s in order]
+            self._every_next({"what": "every", "by": seat, "named": named, "then": then,
+                              "passed": _Flat(s for s, opts in held if not opts),
+                              "queue": _Flat((s, opts) for s, opts in held if opts),
+                              "shown": _Flat()})
+            return
         passed: list[int] = _Flat()
         for other in order:
             options = [c for c in named if c in self.fixed.hands[other]]
@@ -816,10 +913,31 @@ class CardGame2002(CardGame):
         else:
             self.stage = "show"
 
+    def _every_next(self, w: dict[str, Any]) -> None:
+        """Every player who can shows a card, in asking order; one with a choice must act."""
+        while w["queue"]:
+            seat, options = w["queue"][0]
+            if len(options) > 1:
+                self.waiting = {**w, "shower": seat, "options": _Flat(options)}
+                self.stage = "show"
+                return
+            w["queue"].pop(0)
+            w["shown"].append((seat, options[0]))
+        self.waiting = None
+        by = self.names[w["by"]]
+        self.emit(self._every_event(w["by"], w["named"], w["passed"], w["shown"]),
+                  f"{by} suggests {self._names(w['named'])}: "
+                  + self._answer_line(by, w["shown"], w["passed"]))
+        self.stage = w["then"]
+
     def _shown(self, card: str) -> None:
         w = self.waiting
         self.waiting = None
-        if w["what"] == "suggest":
+        if w["what"] == "every":
+            w["queue"].pop(0)
+            w["shown"].append((w["shower"], card))
+            self._every_next(w)
+        elif w["what"] == "suggest":
             by, shower = self.names[w["by"]], self.names[w["shower"]]
             passed = [self.names[s] for s in w["passed"]]
             text = f"{by} suggests {self._names(w['named'])}: "
@@ -849,11 +967,11 @@ class CardGame2002(CardGame):
                   f"{by} snoops on {name} and sees {self._name(card)}")
 
     def _all_snoop(self, seat: int, direction: str) -> None:
-        n = len(self.names)
+        ring = [s for s in range(len(self.names)) if not self.gone(s)]
         step = -1 if direction == "left" else 1   # hands go left: you see your right's hand
         seen = {}
-        for viewer in range(n):
-            source = (viewer + step) % n
+        for i, viewer in enumerate(ring):         # those who left pass no hand
+            source = ring[(i + step) % len(ring)]
             seen[self.names[viewer]] = self.rng.choice(self.deal.hands[source]).id
         by = self.names[seat]
         text = "; ".join(f"{v} sees {self._name(c)}" for v, c in seen.items())
@@ -1018,6 +1136,8 @@ class CardGame2002(CardGame):
         if kind.kind in ("snoop", "private-tip"):
             if target == who:
                 return f"{who} cannot play {label} on themselves: choose an opponent"
+            if target in self.names and self.gone(self.names.index(target)):
+                return f"{target} has left the game after a wrong accusation"
             if target not in self.names:
                 return f"{label} needs a target: one of " \
                        f"{', '.join(n for n in self.names if n != who)}"

@@ -95,6 +95,15 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
             else:
                 out.append(_c(HOLDS_ONE_OF, event.shown_by, event.named, n,
                               f"{event.shown_by} showed one of them"))
+        for name, card in event.showed:     # every player who can shows a card
+            if card is not None:
+                out.append(_c(HOLDS, name, [card], n, f"{name} showed it"))
+                if model == "refuter-uniform" and observer == event.by:
+                    out.append(_c(CHOICE, name, event.named, n,
+                                  f"{name} chose which card to show"))
+            else:
+                out.append(_c(HOLDS_ONE_OF, name, event.named, n,
+                              f"{name} showed one of them"))
     elif isinstance(event, Accuse):
         if event.correct:
             out += [_c(HOLDS, ENVELOPE, [card], n, "a correct accusation")

@@ -8,6 +8,7 @@ nothing is half-loaded. ``docs/editions.md`` describes the format field by field
 
 from __future__ import annotations
 
+import copy
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -76,13 +77,15 @@ class DealRules:
     ``spares`` is ``"uneven"`` (all dealt, some hands one larger: the first seats after the
     dealer get the extra cards) or ``"face-up"`` (equal hands, the rest face up for all).
     ``face_down`` cards are set aside unseen before the deal (2023 two-player: one in each of
-    four rooms) and named ``face_down_places``.
+    four rooms) and named ``face_down_places``. ``hands`` fixes the hand sizes in deal order
+    (a variant for one player count); empty, they follow from ``spares``.
     """
 
     envelope: Mapping[str, int]
     spares: str
     face_down: int = 0
     face_down_places: tuple[str, ...] = ()
+    hands: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -228,6 +231,8 @@ class Edition:
     def hand_sizes(self, players: int) -> tuple[int, ...]:
         """Hand sizes in deal order (the first seat is the one after the dealer)."""
         self.check_players(players)
+        if self.deal.hands:
+            return self.deal.hands
         return _hand_sizes(self.dealt_count, players, self.deal.spares)
 
     def face_up_count(self, players: int) -> int:
@@ -430,10 +435,46 @@ def _read_toml(path: Path) -> dict:
         raise EditionError(str(path), "(file)", f"cannot be read: {error.strerror}") from None
 
 
+_REGISTERED: dict[str, Edition] = {}
+"""Editions built in memory (variants), found by :func:`load_edition` under their id."""
+
+
 def load_edition(ref: str | Path, *, directory: Path | None = None) -> Edition:
-    """Load an edition by id (``"cluedo-classic-1949"``) or by the path of a TOML file."""
+    """Load an edition by id (``"cluedo-classic-1949"``) or by the path of a TOML file; an id
+    may also name an edition built in this session and :func:`register_edition`-ed."""
+    if directory is None and isinstance(ref, str) and ref in _REGISTERED:
+        return _REGISTERED[ref]
     path = _resolve(ref, directory).resolve()
     return _build(_layered(path, ()), path.name, _Reader(path.name))
+
+
+def edition_data(ref: str | Path, *, directory: Path | None = None) -> dict:
+    """The checked data of an edition file (its ``extends`` chain laid over its base), as
+    plain dicts and lists: a starting point for building a variant in Python."""
+    path = _resolve(ref, directory).resolve()
+    data = _layered(path, ())
+    _build(data, path.name, _Reader(path.name))
+    return copy.deepcopy(data)
+
+
+def edition_from_dict(data: Mapping[str, Any], source: str = "(dict)") -> Edition:
+    """Build an edition from complete data shaped like a file (``docs/editions.md``), with
+    the same checks as :func:`load_edition`; errors name ``source`` and the field. An
+    ``extends`` here only records the base's id: nothing is inherited."""
+    r = _Reader(source)
+    raw = r.table(copy.deepcopy(dict(data)), "", TOP_LEVEL)
+    if "extends" in raw:
+        r.ident(raw, "extends", "")
+    return _build(raw, source, r)
+
+
+def register_edition(edition: Edition) -> Edition:
+    """Let :func:`load_edition` find ``edition`` by its id for the rest of the session, so
+    games and records that name it by id work. A shipped edition's id cannot be taken."""
+    if edition.id in edition_ids():
+        raise ValueError(f"{edition.id!r} is a shipped edition's id")
+    _REGISTERED[edition.id] = edition
+    return edition
 
 
 def _resolve(ref: str | Path, directory: Path | None) -> Path:
@@ -535,9 +576,12 @@ def _build(raw: dict, source: str, r: _Reader) -> Edition:
                      "escape")
     assumptions = _assumptions(raw, r)
 
+    if deal.hands and not min_players == max_players == len(deal.hands):
+        raise r.fail("deal.hands", f"{len(deal.hands)} hand sizes need players.min = "
+                     f"players.max = {len(deal.hands)}")
     dealt = sum(len(c.cards) for c in categories) - sum(deal.envelope.values()) - deal.face_down
     for count in range(min_players, max_players + 1):
-        if min(_hand_sizes(dealt, count, deal.spares)) < 1:
+        if not deal.hands and min(_hand_sizes(dealt, count, deal.spares)) < 1:
             raise r.fail("players.max", f"with {count} players some hands would be empty: "
                          f"only {dealt} cards are dealt")
 
@@ -633,7 +677,7 @@ def _card(spec: Any, path: str, category: str, features: dict[str, Feature],
 def _deal(raw: dict, r: _Reader, category_ids: list[str],
           categories: tuple[Category, ...]) -> DealRules:
     spec = r.table(r.get(raw, "deal", "", dict), "deal",
-                   {"envelope", "spares", "face_down", "face_down_places"})
+                   {"envelope", "spares", "face_down", "face_down_places", "hands"})
     envelope = r.get(spec, "envelope", "deal", dict)
     if set(envelope) != set(category_ids):
         raise r.fail("deal.envelope", f"expected a count for each category {category_ids}, "
@@ -655,7 +699,16 @@ def _deal(raw: dict, r: _Reader, category_ids: list[str],
                      f"expected {face_down} place names, one per face-down card")
     if len(set(places)) != len(places):
         raise r.fail("deal.face_down_places", "place names repeat; each pile needs its own")
-    return DealRules({c: envelope[c] for c in category_ids}, spares, face_down, tuple(places))
+    hands = r.get(spec, "hands", "deal", list, required=False, default=[])
+    if not all(type(h) is int and h >= 1 for h in hands):
+        raise r.fail("deal.hands", f"expected hand sizes of at least 1 card, got {hands}")
+    dealt = outside - face_down
+    if hands and (sum(hands) > dealt or spares == "uneven" and sum(hands) != dealt):
+        rest = "the rest lie face up" if spares == "face-up" else "spares = 'uneven' deals all"
+        raise r.fail("deal.hands", f"the hands {hands} hold {sum(hands)} cards, but {dealt} "
+                     f"are dealt ({rest})")
+    return DealRules({c: envelope[c] for c in category_ids}, spares, face_down, tuple(places),
+                     tuple(hands))
 
 
 def _question(raw: dict, r: _Reader, categories: tuple[Category, ...]) -> QuestionRules:

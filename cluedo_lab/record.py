@@ -54,19 +54,33 @@ def _names(cards: Sequence[Card]) -> str:
 
 @dataclass(frozen=True)
 class Suggest(Event):
+    """A question. When the first player who can answers (every edition here), ``shown_by``
+    and ``card`` say who showed what; when every player who can answers (a house rule),
+    ``showed`` pairs each shower with their card (None if the observer did not see it) and
+    ``shown_by`` stays None. ``passed`` lists who had none of the cards, in the order asked."""
+
     named: tuple[Card, ...] = ()
     by: str = ""
     passed: tuple[str, ...] = ()
     shown_by: str | None = None
     card: Card | None = None
+    showed: tuple[tuple[str, Card | None], ...] = ()
+
+    @property
+    def showers(self) -> tuple[str, ...]:
+        """Everyone who showed a card, under either answering rule."""
+        if self.shown_by is not None:
+            return (self.shown_by,)
+        return tuple(who for who, _ in self.showed)
 
     def describe(self) -> str:
         text = f"event {self.position}: {self.by} asked about {_names(self.named)}"
         if self.passed:
             text += f"; {', '.join(self.passed)} had none"
-        if self.shown_by:
-            text += f"; {self.shown_by} showed " + (self.card.name if self.card else "a card")
-        else:
+        answers = [(self.shown_by, self.card)] if self.shown_by else list(self.showed)
+        for who, card in answers:
+            text += f"; {who} showed " + (card.name if card else "a card")
+        if not answers:
             text += "; nobody showed a card"
         return text
 
@@ -201,19 +215,31 @@ class Record:
     def hand_size(self, name: str) -> int:
         return next(p.hand_size for p in self.players if p.name == name)
 
-    def answer_order(self, asker: str) -> tuple[str, ...]:
-        """Who is asked, in order: the players after ``asker`` clockwise; in one-against-all
-        the fugitive answers only when nobody else can, so last."""
+    def departed(self) -> tuple[str, ...]:
+        """Players out of the game: wrong accusers, when the edition says a wrong accuser
+        leaves (``accusation.wrong = "leaves"``); they no longer answer or act."""
+        if self.edition.accusation.wrong != "leaves":
+            return ()
+        return tuple(dict.fromkeys(e.by for e in self.events
+                                   if isinstance(e, Accuse) and not e.correct))
+
+    def answer_order(self, asker: str, out: Sequence[str] | None = None) -> tuple[str, ...]:
+        """Who is asked, in order: the players after ``asker`` clockwise, leaving out those
+        who left the game (``out``, by default :meth:`departed`); in one-against-all the
+        fugitive answers only when nobody else can, so last."""
+        gone = set(self.departed() if out is None else out)
         names = self.player_names
         i = names.index(asker)
-        order = names[i + 1:] + names[:i]
+        order = tuple(n for n in names[i + 1:] + names[:i] if n not in gone)
         if self.fugitive and self.fugitive in order:
             order = tuple(n for n in order if n != self.fugitive) + (self.fugitive,)
         return order
 
-    def neighbour(self, name: str, side: str) -> str:
-        """The player on ``name``'s left (next in seat order) or right (previous)."""
-        names = self.player_names
+    def neighbour(self, name: str, side: str, out: Sequence[str] | None = None) -> str:
+        """The player on ``name``'s left (next in seat order) or right (previous), among
+        those still in the game (see :meth:`departed`)."""
+        gone = set(self.departed() if out is None else out) - {name}
+        names = [n for n in self.player_names if n not in gone]
         step = 1 if side == "left" else -1
         return names[(names.index(name) + step) % len(names)]
 
@@ -364,9 +390,14 @@ class _Parser:
         if not isinstance(events_raw, list):
             raise self.fail("expected a list of events", "events")
         events = []
+        self.out: dict[str, int] = {}    # who left the game, and at which event
         for position, raw in enumerate(events_raw, start=1):
             self.position = position
-            events.append(self._event(raw))
+            event = self._event(raw)
+            if isinstance(event, Accuse) and not event.correct and \
+                    self.edition.accusation.wrong == "leaves":
+                self.out.setdefault(event.by, position)
+            events.append(event)
         self.position = None
         return Record(self.edition, players, observer, hand, face_up, self.piles, fugitive,
                       tuple(events), data)
@@ -377,8 +408,16 @@ class _Parser:
             raise self.fail("give either an edition or a custom deck", "edition")
         if "deck" in data:
             return custom_edition(data["deck"])
+        if isinstance(data["edition"], Mapping):
+            # A variant written into the record: {"base": <edition id>, <option>: ...}.
+            from .variant import variant_from_dict
+            try:
+                return variant_from_dict(data["edition"]).edition
+            except (EditionError, ValueError, TypeError) as error:
+                raise self.fail(str(error), "edition") from None
         if not isinstance(data["edition"], str):
-            raise self.fail("expected an edition id or path", "edition")
+            raise self.fail("expected an edition id or path, or a variant "
+                            "{\"base\": <edition id>, ...}", "edition")
         try:
             return load_edition(data["edition"])
         except EditionError as error:
@@ -441,7 +480,7 @@ class _Parser:
         return name
 
     # -- events -------------------------------------------------------------------------------
-    KINDS = {"suggest": ({"by", "passed", "shown_by", "card"}, "_suggest"),
+    KINDS = {"suggest": ({"by", "passed", "shown_by", "card", "showed"}, "_suggest"),
              "accuse": ({"by", "correct"}, "_accuse"),
              "snoop": ({"by", "card"}, "_snoop"),
              "all_snoop": ({"by", "card", "from"}, "_all_snoop"),
@@ -467,7 +506,16 @@ class _Parser:
             if "by" not in raw:
                 raise self.fail("missing: who did it", "by")
             self._player(raw["by"], "by")
+            if kind != "reveal":
+                self._present(raw["by"], "by")
         return getattr(self, method)(raw)
+
+    def _present(self, name: str, key: str) -> str:
+        """``name``, refused if they left the game after a wrong accusation."""
+        if name in self.out:
+            raise self.fail(f"{name} left the game after a wrong accusation (event "
+                            f"{self.out[name]}) and takes no further part", key)
+        return name
 
     def _seen_card(self, raw: Mapping, viewers: Sequence[str], key: str = "card",
                    field: str | None = None) -> Card | None:
@@ -510,10 +558,15 @@ class _Parser:
             raise self.fail("expected a list of players", "passed")
         for name in passed:
             self._player(name, "passed")
+        order = self.record_so_far.answer_order(by, out=list(self.out))
+        if self.edition.question.answer == "every-who-can":
+            return self._suggest_every(raw, named, passed, order)
+        if "showed" in raw:
+            raise self.fail(f"in {self.edition.name} only the first player who can shows a "
+                            "card: say who with 'shown_by' (and 'card')", "showed")
         shown_by = raw.get("shown_by")
         if shown_by is not None:
             self._player(shown_by, "shown_by")
-        order = self.record_so_far.answer_order(by)
         expected = list(order[: len(passed)])
         if passed != expected:
             raise self.fail(f"players are asked in seat order after {by}: the first "
@@ -532,6 +585,45 @@ class _Parser:
             raise self.fail(f"{card.name} was not one of the cards asked about", "card")
         return Suggest(self.position, raw, named, by, tuple(passed), shown_by, card)
 
+    def _suggest_every(self, raw: Mapping, named: tuple[Card, ...], passed: list,
+                       order: tuple[str, ...]) -> Suggest:
+        """Every player who can shows one card: ``showed`` maps each of them to the card
+        (null when the observer did not see it); ``passed`` lists the others in order."""
+        by = raw["by"]
+        for key in ("shown_by", "card"):
+            if key in raw:
+                raise self.fail(f"in {self.edition.name} every player who can shows a card: "
+                                "list them in 'showed' ({\"Bob\": \"Rope\", \"Cy\": null})",
+                                key)
+        showed_raw = raw.get("showed", {})
+        if not isinstance(showed_raw, Mapping):
+            raise self.fail("'showed' maps each player who showed a card to the card",
+                            "showed")
+        for name in showed_raw:
+            self._player(name, "showed")
+        if set(passed) & set(showed_raw):
+            both = sorted(set(passed) & set(showed_raw))[0]
+            raise self.fail(f"{both} cannot both pass and show a card", "passed")
+        if sorted([*passed, *showed_raw]) != sorted(order):
+            raise self.fail(f"everyone asked ({list(order)}) either shows a card or passes, "
+                            "exactly once", "showed")
+        in_order = [n for n in order if n in passed]
+        if passed != in_order:
+            raise self.fail(f"players are asked in seat order after {by}: list those who "
+                            f"passed as {in_order}", "passed")
+        showed = []
+        for name in order:
+            if name not in showed_raw:
+                continue
+            card = None
+            if showed_raw[name] is not None:
+                card = self._seen_card({"card": showed_raw[name]}, [by, name], field="showed")
+                if card not in named:
+                    raise self.fail(f"{card.name} was not one of the cards asked about",
+                                    "showed")
+            showed.append((name, card))
+        return Suggest(self.position, raw, named, by, tuple(passed), None, None, tuple(showed))
+
     def _accuse(self, raw: Mapping) -> Accuse:
         named = self._named(raw, "accuse", "accusation")
         correct = raw.get("correct")
@@ -540,7 +632,7 @@ class _Parser:
         return Accuse(self.position, raw, named, raw["by"], correct)
 
     def _snoop(self, raw: Mapping) -> Snoop:
-        target = self._player(raw["snoop"], "snoop")
+        target = self._present(self._player(raw["snoop"], "snoop"), "snoop")
         if target == raw["by"]:
             raise self.fail("a player snoops on someone else", "snoop")
         card = self._seen_card(raw, [raw["by"]])
@@ -553,14 +645,18 @@ class _Parser:
         seen_from = None
         if raw.get("from") is not None:
             self._player(raw["from"], "from")
-        if self.observer is not None:
+        present = [n for n in self.names if n not in self.out]
+        if raw.get("from") is not None:
+            self._present(raw["from"], "from")
+        if self.observer in present:
             # Hands go towards `direction`, so each player receives from the other side.
+            # Players who left the game are not in the ring.
             seen_from = self.record_so_far.neighbour(
-                self.observer, "right" if direction == "left" else "left")
+                self.observer, "right" if direction == "left" else "left", out=list(self.out))
             if raw.get("from") not in (None, seen_from):
                 raise self.fail(f"with All Snoop {direction}, {self.observer} looks at "
                                 f"{seen_from}'s hand, not {raw['from']}'s", "from")
-        card = self._seen_card(raw, list(self.names))
+        card = self._seen_card(raw, present)
         return AllSnoop(self.position, raw, direction, raw["by"], card,
                         seen_from if card else None)
 
@@ -589,7 +685,7 @@ class _Parser:
             self._player(name, "showed")
         for name in nothing:
             self._player(name, "nothing")
-        opponents = [n for n in self.names if n != by]
+        opponents = [n for n in self.names if n != by and n not in self.out]
         answered = list(showed_raw) + list(nothing)
         if sorted(answered) != sorted(opponents):
             raise self.fail(f"every opponent of {by} ({opponents}) answers exactly once",
@@ -613,7 +709,7 @@ class _Parser:
         by = raw["by"]
         if "to" not in raw:
             raise self.fail("missing: who gave the tip", "to")
-        to = self._player(raw["to"], "to")
+        to = self._present(self._player(raw["to"], "to"), "to")
         if to == by:
             raise self.fail("a private tip goes to an opponent", "to")
         spec = raw["private_tip"]

@@ -61,6 +61,7 @@ class Game:
         self.observer = observer
         self.fugitive = fugitive
         self.as_deck = as_deck
+        self.out: list[str] = []   # who left the game (wrong accusers, when the rules say so)
         n = len(names)
         # Hand sizes: the edition's; sometimes the deal started at another seat, so the sizes
         # are rotated and written into the record.
@@ -102,15 +103,20 @@ class Game:
     def labels(self, cards: Sequence[str]) -> list[str]:
         return [self.label(c) for c in cards]
 
+    @property
+    def present(self) -> list[str]:
+        """The players still in the game."""
+        return [p for p in self.names if p not in self.out]
+
     def player(self) -> str:
-        return self.rng.choice(self.names)
+        return self.rng.choice(self.present)
 
     def other(self, name: str) -> str:
-        return self.rng.choice([p for p in self.names if p != name])
+        return self.rng.choice([p for p in self.present if p != name])
 
     def answer_order(self, asker: str) -> list[str]:
         seat = self.names.index(asker)
-        order = self.names[seat + 1:] + self.names[:seat]
+        order = [p for p in self.names[seat + 1:] + self.names[:seat] if p not in self.out]
         if self.fugitive in order:
             order.remove(self.fugitive)
             order.append(self.fugitive)
@@ -125,7 +131,8 @@ class Game:
     # -- events -----------------------------------------------------------------------------
     def suggest(self) -> dict[str, Any]:
         """Ask the players after ``by`` in turn; the first holding a named card shows one,
-        chosen uniformly among those they hold."""
+        chosen uniformly among those they hold (or, when every player who can answers, each
+        of them shows one)."""
         rng, edition = self.rng, self.edition
         by = self.player()
         if edition.question.form == "one-per-category":
@@ -134,6 +141,18 @@ class Game:
             named = rng.sample([c.id for c in edition.cards], edition.question.items)
         event: dict[str, Any] = {"suggest": self.labels(named), "by": by}
         passed = []
+        if edition.question.answer == "every-who-can":
+            showed: dict[str, str | None] = {}
+            for name in self.answer_order(by):
+                held = [c for c in named if self.where[c] == name]
+                if held:
+                    showed[name] = self.label(rng.choice(held)) if self.sees(by, name) else None
+                else:
+                    passed.append(name)
+            event["showed"] = showed
+            if passed or rng.random() < 0.5:
+                event["passed"] = passed
+            return event
         for name in self.answer_order(by):
             held = [c for c in named if self.where[c] == name]
             if held:
@@ -152,13 +171,18 @@ class Game:
         rng = self.rng
         named = []
         right = rng.random() < 0.1
+        leaves = self.edition.accusation.wrong == "leaves"
+        right = right or (leaves and len(self.present) <= 2)   # keep two players in the game
         for category in self.edition.categories:
             pool = [c.id for c in category.cards]
             if right:
                 pool = [c for c in pool if self.where[c] == ENVELOPE]
             named.append(rng.choice(pool))
         correct = all(self.where[c] == ENVELOPE for c in named)
-        return {"accuse": self.labels(named), "by": self.player(), "correct": correct}
+        by = self.player()
+        if leaves and not correct:
+            self.out.append(by)
+        return {"accuse": self.labels(named), "by": by, "correct": correct}
 
     def snoop(self) -> dict[str, Any]:
         """``by`` looks at a random card of another player's hand."""
@@ -175,9 +199,10 @@ class Game:
         rng = self.rng
         direction = rng.choice(["left", "right"])
         event: dict[str, Any] = {"all_snoop": direction, "by": self.player()}
-        if self.observer is not None:
-            seat = self.names.index(self.observer)
-            source = self.names[(seat + (-1 if direction == "left" else 1)) % len(self.names)]
+        if self.observer in self.present:
+            ring = self.present              # those who left pass no hand
+            seat = ring.index(self.observer)
+            source = ring[(seat + (-1 if direction == "left" else 1)) % len(ring)]
             event["card"] = self.label(rng.choice(self.hand(source)))
             if rng.random() < 0.3:
                 event["from"] = source
@@ -193,7 +218,7 @@ class Game:
         by = self.player()
         showed: dict[str, str | None] = {}
         nothing = []
-        for name in self.names:
+        for name in self.present:
             if name == by:
                 continue
             held = [c for c in self.hand(name) if c in wanted]

@@ -60,6 +60,8 @@ class Table:
     places: tuple[str, ...]                       # players, envelope, [face-up], piles
     sizes: Mapping[str, int]                      # place -> number of cards
     names: Mapping[str, str]                      # normalized name/id/alias -> card id
+    answer: str = "first-who-can"                 # or "every-who-can": who shows a card
+    wrong: str = "stays-to-refute"                # or "leaves": a wrong accuser is skipped
 
     def card(self, name: str) -> str:
         """The id of the card a record means by ``name`` (id, printed name or alias)."""
@@ -118,6 +120,7 @@ def table(record: Mapping[str, Any]) -> Table:
         names = {normalize(n): normalize(n) for names in record["deck"].values() for n in names}
         default_sizes = None
         piles: tuple[str, ...] = ()
+        rules = ("first-who-can", "stays-to-refute")
     else:
         edition = load_edition(record["edition"])
         categories = tuple((cat.id, tuple(c.id for c in cat.cards)) for cat in edition.categories)
@@ -129,6 +132,7 @@ def table(record: Mapping[str, Any]) -> Table:
                 names[normalize(key)] = c.id
         default_sizes = edition
         piles = tuple(edition.deal.face_down_places)
+        rules = (edition.question.answer, edition.accusation.wrong)
     cards = tuple(c for _, ids in categories for c in ids)
     category = {c: cat for cat, ids in categories for c in ids}
 
@@ -160,7 +164,7 @@ def table(record: Mapping[str, Any]) -> Table:
         raise ValueError(f"the places hold {sum(sizes.values())} cards, the deck has "
                          f"{len(cards)}")
     return Table(cards, category, categories, features, envelope, player_names, tuple(places),
-                 sizes, names)
+                 sizes, names, *rules)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -261,11 +265,25 @@ class Meaning:
     choices: list[Choice]
 
 
-def answer_order(record: Mapping[str, Any], tab: Table, asker: str) -> list[str]:
-    """Who is asked, in order: the players after ``asker`` in seat order, round the table; a
-    2002 fugitive answers only when nobody else can, so is asked last."""
+def departed(tab: Table, events: list[Mapping[str, Any]]) -> list[str]:
+    """Who has left the game after these events: wrong accusers, when a wrong accuser leaves
+    (``accusation.wrong = "leaves"``); they neither answer nor act any more."""
+    if tab.wrong != "leaves":
+        return []
+    out: list[str] = []
+    for event in events:
+        if "accuse" in event and event.get("correct") is False and event["by"] not in out:
+            out.append(event["by"])
+    return out
+
+
+def answer_order(record: Mapping[str, Any], tab: Table, asker: str,
+                 out: list[str] = ()) -> list[str]:
+    """Who is asked, in order: the players after ``asker`` in seat order, round the table,
+    without those who left (``out``); a 2002 fugitive answers only when nobody else can, so
+    is asked last."""
     seat = tab.players.index(asker)
-    order = list(tab.players[seat + 1:] + tab.players[:seat])
+    order = [p for p in tab.players[seat + 1:] + tab.players[:seat] if p not in out]
     fugitive = record.get("fugitive")
     if fugitive in order:
         order.remove(fugitive)
@@ -273,12 +291,21 @@ def answer_order(record: Mapping[str, Any], tab: Table, asker: str) -> list[str]
     return order
 
 
-def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any]) -> Meaning:
-    """The plain meaning of one event (docs/records.md), from the record's observer's view."""
+def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any],
+            out: list[str] | None = None) -> Meaning:
+    """The plain meaning of one event (docs/records.md), from the record's observer's view.
+    ``out``: who had left the game before it (default: every wrong accuser in the record
+    who left, for an event added at the end)."""
     observer = record.get("observer")
     checks: list[Check] = []
     choices: list[Choice] = []
     P = tab.index
+    if out is None:
+        out = departed(tab, record.get("events", []))
+    present = [p for p in tab.players if p not in out]
+    for key in ("by", "snoop", "to", "from"):
+        if "reveal" not in event and isinstance(event.get(key), str) and event[key] in out:
+            raise ValueError(f"{event}: {event[key]} has left the game")
 
     def seen(card_key: Any, viewers: list[str]) -> str | None:
         """The card the observer saw, or None; only the viewers can have seen it."""
@@ -293,7 +320,28 @@ def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any]) -> 
         named = tab.mask(event["suggest"])
         passed = list(event.get("passed", []))
         shown_by = event.get("shown_by")
-        order = answer_order(record, tab, by)
+        order = answer_order(record, tab, by, out)
+        if tab.answer == "every-who-can":        # everyone asked shows a card or passes
+            if "shown_by" in event or "card" in event:
+                raise ValueError(f"{event}: every player who can shows: use 'showed'")
+            showed = dict(event.get("showed", {}))
+            if sorted([*passed, *showed]) != sorted(order) or \
+                    passed != [p for p in order if p in passed]:
+                raise ValueError(f"{event}: each of {order} shows a card or passes, in order")
+            for name in passed:
+                checks.append(holds_none(P(name), named))
+            for name, shown in showed.items():
+                checks.append(holds_some(P(name), named))
+                card = seen(shown, [by, name])
+                if card is not None:
+                    if not tab.bit(card) & named:
+                        raise ValueError(f"{event}: {card} was not asked about")
+                    checks.append(holds(P(name), tab.bit(card)))
+                    if observer == by:           # each shower chose among the named cards held
+                        choices.append(held_count(P(name), named))
+            return Meaning(checks, choices)
+        if "showed" in event:
+            raise ValueError(f"{event}: only the first player who can shows a card")
         if passed != order[:len(passed)]:
             raise ValueError(f"{event}: players are asked in the order {order}")
         for name in passed:                      # "none of those"
@@ -334,13 +382,14 @@ def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any]) -> 
         direction = event["all_snoop"]
         if direction not in ("left", "right"):
             raise ValueError(f"{event}: all_snoop is 'left' or 'right'")
-        card = seen(event.get("card"), list(tab.players))
-        if observer is not None:
+        card = seen(event.get("card"), present)
+        if observer in present:
             # Hands go towards `direction`: with "left" each player gets the hand of the
-            # player on their right, the previous seat; with "right" the next seat's.
-            seat = tab.players.index(observer)
+            # player on their right, the previous seat; with "right" the next seat's. Those
+            # who left the game are not in the ring.
+            seat = present.index(observer)
             step = -1 if direction == "left" else 1
-            source = tab.players[(seat + step) % len(tab.players)]
+            source = present[(seat + step) % len(present)]
             if event.get("from") not in (None, source):
                 raise ValueError(f"{event}: the observer looked at {source}'s hand")
             if card is not None:
@@ -353,7 +402,7 @@ def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any]) -> 
         wanted = tab.with_feature(spec["feature"], spec["value"])
         showed = dict(event.get("showed", {}))
         nothing = list(event.get("nothing", []))
-        opponents = [p for p in tab.players if p != by]
+        opponents = [p for p in present if p != by]
         if sorted([*showed, *nothing]) != sorted(opponents):
             raise ValueError(f"{event}: every opponent of {by} answers once")
         for name in nothing:                     # had no card with the feature
@@ -522,7 +571,9 @@ def _consistent(record_json: str) -> tuple[Table, list[Meaning], list[Deal]]:
     is true (checked one thing at a time over the deals left)."""
     record = json.loads(record_json)
     tab = table(record)
-    meanings = [meaning(record, tab, e) for e in record.get("events", [])]
+    events = record.get("events", [])
+    meanings = [meaning(record, tab, e, departed(tab, events[:i]))
+                for i, e in enumerate(events)]
     checks = setup_checks(record, tab) + [c for m in meanings for c in m.checks]
     kept = list(every_deal(tab))
     for check in checks:

@@ -169,3 +169,13 @@ def test_answer_counter_matches_every_deal(deck, players, seed, observer, model)
             want = _brute_answers(oracle, order, named, sees)
             flat = {(a, e): Fraction(w) for a, row in got.items() for e, w in row.items() if w}
             assert flat == {key: w for key, w in want.items() if w}, (events, named)
+
+
+def test_advice_refuses_a_rule_it_does_not_model():
+    from cluedo_lab.variant import variant
+
+    every = variant("cluedo-classic-1949", answer="every-who-can")
+    record = every.record(["Ann", "Bob", "Cy"], observer="Ann",
+                          hand=["plum", "rope", "hall", "dagger", "study", "green"])
+    with pytest.raises(ValueError, match="every-who-can"):
+        rank_questions(Knowledge(record))
