@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 PORT   ?= 8888
+APP_PORT ?= 8866
 
-.PHONY: lab test unit notebooks outputs lint bench clean
+.PHONY: lab app test unit notebooks outputs lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,12 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 lab: $(VENV)/.lab-installed
 	cd notebooks && $(abspath $(BIN))/jupyter lab --port=$(PORT) \
 		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
+
+## make app: the classroom page (play at the table against bots, the board explorer) without
+## code cells, served by Voila on http://127.0.0.1:$(APP_PORT) only (Ctrl-C stops it).
+app: $(VENV)/.lab-installed
+	PYTHONHASHSEED=0 $(BIN)/voila notebooks/app/classroom.ipynb --Voila.ip=127.0.0.1 \
+		--port=$(APP_PORT) --no-browser
 
 ## make test: install the test extras and run unit tests, lint and every notebook under nbval.
 test: $(VENV)/.test-installed

@@ -4,7 +4,9 @@ A session fixture starts JupyterLab on a free local port over a copy of ``notebo
 autosave never touches the repository), with its own config, settings, workspace and runtime
 folders. Each test opens a notebook, runs every cell, clicks the live widgets and checks that
 the views changed as the engine says they should; screenshots go to
-``tests/browser/screenshots/`` (git-ignored) for a person to look at.
+``tests/browser/screenshots/`` (git-ignored) for a person to look at. Another fixture serves the
+classroom app (``notebooks/app/classroom.ipynb``) with Voilà, as ``make app`` does, and a test
+plays at its table.
 
 Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` Python package (no
 ``playwright install``: the system browser is used). Without either, the tests skip.
@@ -45,6 +47,8 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="the browser test needs the playwright package "
                                   "(pip install playwright; the system Chromium is used)")
 expect = playwright_api.expect
+# A click may wait for bots and for a busy 2-core machine: allow more than Playwright's 5 s.
+expect.set_options(timeout=UI_TIMEOUT)
 
 
 def _free_port() -> int:
@@ -53,13 +57,43 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextmanager
+def serving(command: list[str], base: str, probe: str, cwd: Path, env: dict[str, str],
+            log_path: Path) -> Iterator[str]:
+    """Run a local server until ``base + probe`` answers; yield ``base``; stop the server."""
+    log = log_path.open("w")
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    name = Path(command[2] if command[1] == "-m" else command[0]).name
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"{name} exited with {proc.returncode}; see {log_path}")
+            try:
+                with urllib.request.urlopen(base + probe, timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"{name} did not answer in {START_TIMEOUT} s; see {log_path}")
+                time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        log.close()
+
+
 @pytest.fixture(scope="session")
 def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a JupyterLab serving a copy of notebooks/; stopped after the session."""
     home = tmp_path_factory.mktemp("jupyterlab")
     work = home / "notebooks"
     shutil.copytree(ROOT / "notebooks", work, ignore=shutil.ignore_patterns(".ipynb_*"))
-    for notebook in work.glob("*.ipynb"):  # no stored outputs: the test sees only fresh ones
+    for notebook in work.rglob("*.ipynb"):  # no stored outputs: the test sees only fresh ones
         data = json.loads(notebook.read_text())
         for cell in data["cells"]:
             if cell["cell_type"] == "code":
@@ -77,37 +111,32 @@ def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "PYTHONHASHSEED": "0"}
-    log = (home / "jupyterlab.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-         "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={TOKEN}",
-         f"--ServerApp.root_dir={work}", "--LabApp.news_url=None",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         f"--LabApp.user_settings_dir={home / 'settings'}",
-         f"--LabApp.workspaces_dir={home / 'workspaces'}"],
-        cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"JupyterLab exited with {proc.returncode}; see {log.name}")
-            try:
-                with urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"JupyterLab did not answer in {START_TIMEOUT} s; see {log.name}")
-                time.sleep(0.3)
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+               "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={TOKEN}",
+               f"--ServerApp.root_dir={work}", "--LabApp.news_url=None",
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+               f"--LabApp.user_settings_dir={home / 'settings'}",
+               f"--LabApp.workspaces_dir={home / 'workspaces'}"]
+    with serving(command, f"http://127.0.0.1:{port}", f"/api/status?token={TOKEN}", work, env,
+                 home / "jupyterlab.log") as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        log.close()
+
+
+@pytest.fixture(scope="session")
+def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of the classroom app served by Voilà on 127.0.0.1, with the options of ``make app``
+    (and its own Jupyter folders, so nothing is written to the user's)."""
+    pytest.importorskip("voila", reason="the classroom app needs voila (pip install voila)")
+    home = tmp_path_factory.mktemp("voila")
+    port = _free_port()
+    env = {**os.environ, "PYTHONHASHSEED": "0", "JUPYTER_CONFIG_DIR": str(home / "config"),
+           "JUPYTER_DATA_DIR": str(home / "data"), "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+    command = [sys.executable, "-m", "voila", str(ROOT / "notebooks" / "app" / "classroom.ipynb"),
+               "--Voila.ip=127.0.0.1", f"--port={port}", "--no-browser"]
+    # Probe a static file: the page itself would start a kernel and run the notebook.
+    with serving(command, f"http://127.0.0.1:{port}", "/voila/static/voila.js", home, env,
+                 home / "voila.log") as base:
+        yield base
 
 
 @pytest.fixture(scope="session")
@@ -232,3 +261,61 @@ def test_board_explorer(page, jupyterlab):
         shot(explorer, "05_explorer_square.png")
         explorer.scroll_into_view_if_needed()
         shot(page, "05_page.png")
+
+
+def test_table_in_lab(page, jupyterlab):
+    with screenshot_on_failure(page, "test_table_in_lab"):
+        run_notebook(page, jupyterlab, "app/classroom.ipynb")
+
+        table = page.locator(".cluedo-table")
+        log = table.locator(".cluedo-table-log")
+        caption = table.locator(".cluedo-notepad-caption")
+        expect(log).to_contain_text("Cluedo Card Game, 3 players (P1, P2, P3), seed 0. You are P1.")
+        expect(caption).to_contain_text("P1's notepad after 0 events")
+        table.scroll_into_view_if_needed()
+        # Ask about the two cards picked in the drop-downs: the bots answer and take their turns.
+        table.locator(".cluedo-field-card-1 select").select_option(label="Plum")
+        table.locator("button.cluedo-action-ask").click()
+        expect(log).to_contain_text("event 1: P1 asked about Mustard, Plum")
+        expect(log).to_contain_text("-- P3's turn --")
+        expect(caption).not_to_contain_text("after 0 events")
+        expect(table.locator(".cluedo-table-status")).to_contain_text("Your move (P1)")
+        shot(table, "app_table_in_lab.png")
+
+
+def test_classroom_app_in_voila(page, voila):
+    with screenshot_on_failure(page, "test_classroom_app_in_voila"):
+        page.goto(voila)
+        table = page.locator(".cluedo-table")
+        log = table.locator(".cluedo-table-log")
+        expect(log).to_contain_text("You are P1", timeout=RUN_TIMEOUT)
+        expect(page.get_by_text("TableChooser(")).to_have_count(0)  # no code cells
+        shot(page, "app_voila_start.png")
+
+        before = log.inner_text()
+        table.locator("button.cluedo-action-ask").click()
+        expect(log).to_contain_text("event 1: P1 asked about Scarlett, Mustard")
+        assert log.inner_text() != before
+        expect(table.locator(".cluedo-notepad-caption")).not_to_contain_text("after 0 events")
+        shot(page, "app_voila_after_ask.png")
+
+        # A board game from the chooser: the board is drawn and the dice can be rolled.
+        page.locator(".cluedo-chooser-edition select").select_option(
+            label="Cluedo — Waddingtons 1949")
+        page.locator("button.cluedo-chooser-start").click()
+        expect(log).to_contain_text("Cluedo, 3 players (P1, P2, P3), seed 0. You are P1, "
+                                    "playing Miss Scarlett.")
+        expect(table.locator(".cluedo-table-board svg")).to_have_count(1)
+        table.locator("button.cluedo-action-roll").click()
+        expect(log).to_contain_text(re.compile(r"P1 rolls \d \+ \d = \d+"))
+        expect(table.locator(".cluedo-action-move")).not_to_have_count(0)
+        shot(page, "app_voila_board_roll.png")
+
+        # The board explorer below it.
+        explorer = page.locator(".cluedo-board-explorer")
+        explorer.scroll_into_view_if_needed()
+        explorer.locator(".cluedo-board-where select").select_option(
+            label="Mrs. Peacock's start (6, 23)")
+        expect(explorer.locator(".cluedo-board-table tr", has_text="Conservatory")
+               ).to_contain_text("7/12")
+        shot(explorer, "app_voila_explorer.png")

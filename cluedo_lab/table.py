@@ -1,0 +1,759 @@
+"""Play at the table: one seat is yours, bots play the others, any edition.
+
+A :class:`Table` is a thin view over one :class:`~cluedo_lab.game.Game`. Everything about the
+game lives in the game object; the table adds only what a seat at a real table sees:
+
+- :func:`controls` turns the game into the controls of your move: the legal actions grouped
+  by kind (a 2002 action card counts as its own kind), each group a button, with drop-downs for
+  the choices that vary (which suspect, which room, which card to show...).
+- :func:`narrate` writes your log. The engine's own log is written for an all-seeing reader
+  (every hand, every card shown), so it cannot be shown to a player. Your log says what was
+  done in the open (the action's public arguments, the dice) and gives every event *as your
+  record holds it* (:meth:`Game.record`), so it hides exactly what the observation model hides.
+- Your notepad is the :class:`~cluedo_lab.widgets.Notepad` of your record.
+
+After your action the bots play every other seat until you must act again (your turn, or a
+card to show). An illegal action (a stale click, the same card twice) leaves the game unchanged
+and shows the engine's reason. ``repr`` and ``_repr_html_`` give the static rendering (whose
+move, your hand, the legal actions, the end of your log); :meth:`Table.widget` the live one.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from .edition import Edition, all_editions, load_edition
+from .errors import CluedoLabError, Contradiction, IllegalAction
+from .game import Action, Game
+from .knowledge import Knowledge
+from .record import Record
+from .widgets import Notepad, _pre, _slug, _View
+
+if TYPE_CHECKING:
+    import ipywidgets
+
+__all__ = ["Control", "Field", "Table", "TableChooser", "controls", "makeable", "narrate",
+           "new_game"]
+
+EXPAND = 6
+"""A choice with at most this many options becomes one button per option (``Show Rope``)."""
+
+LOG_TAIL = 12
+"""Log lines in the static rendering."""
+
+MAX_BOT_ACTIONS = 100_000
+"""Bot actions allowed between two of yours before the table gives up (a stuck bot)."""
+
+VERBS = {"roll": "Roll the dice", "passage": "Secret passage to", "stay": "Stay in the room",
+         "move": "Move to", "suggest": "Suggest", "show": "Show", "reveal": "Reveal to all",
+         "pass": "Pass (a lie)", "clue": "Clue card: ask", "accuse": "Accuse",
+         "check": "Expose false witness", "end": "End the turn", "ask": "Ask about",
+         "decline": "Don't accuse", "play": "Play"}
+"""Button text of each action kind of the game API."""
+
+FIELD_LABELS = {"to": "to", "destination": "to", "target": "on", "player": "player",
+                "card": "card"}
+ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
+
+
+# ---------------------------------------------------------------------------------------------
+# Games and names
+# ---------------------------------------------------------------------------------------------
+
+def new_game(edition: Edition | str, players: int | Sequence[str] = 3, seed: int = 0,
+             **options: Any) -> Game:
+    """A new game of any edition: the board or card game engine, by the edition's family."""
+    ed = load_edition(edition) if isinstance(edition, str) else edition
+    if ed.family == "board":
+        from .board_game import BoardGame
+        return BoardGame(ed, players, seed, **options)
+    from .card_games import card_game
+    return card_game(ed, players, seed, **options)
+
+
+def _bot(game: Game, kind: Any, seed: int) -> Any:
+    """A bot by name (``detective``, ``random``, ``explorer``) for the game's family; an object
+    with a ``choose(game, seat)`` method is used as it is."""
+    if not isinstance(kind, str):
+        return kind
+    if game.edition.family == "board":
+        from .board_bots import make_bot
+    else:
+        from .card_bots import make_bot
+    return make_bot(kind, seed)
+
+
+def shown(game: Game, value: Any) -> str:
+    """An action argument in words: card and room ids become names, squares "square 7, 17"."""
+    if isinstance(value, tuple) and value and all(isinstance(v, int) for v in value):
+        return "square " + ", ".join(map(str, value))
+    if isinstance(value, tuple):
+        return ", ".join(shown(game, v) for v in value)
+    if isinstance(value, str):
+        try:
+            return game.edition.card(value).name
+        except KeyError:
+            pass
+        board = getattr(game, "board", None)
+        if board is not None and value in board.rooms:
+            return board.room_name(value)
+    return str(value)
+
+
+def _record(game: Game, seat: int) -> Record:
+    if hasattr(game, "record"):
+        return game.record(seat)
+    return Record.from_dict(game.record_for(seat))
+
+
+# ---------------------------------------------------------------------------------------------
+# Controls: the legal actions as buttons and drop-downs
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Field:
+    """One choice of a control: an action argument, or one position of a list of cards."""
+
+    name: str                                  # "to", "target", "cards.0", ...
+    label: str                                 # "to", "suspect", "card 1", ...
+    options: tuple[tuple[str, Any], ...]       # (text shown, value)
+    default: Any
+
+
+@dataclass(frozen=True)
+class Control:
+    """A button (with its drop-downs, if any) that makes one kind of legal action."""
+
+    label: str
+    kind: str
+    fixed: tuple[tuple[str, Any], ...] = ()
+    fields: tuple[Field, ...] = ()
+    choices: int = 1                           # how many legal actions it can make
+
+    def action(self, seat: int, values: Mapping[str, Any] | None = None) -> Action:
+        """The action for these drop-down values (each field's default where none is given).
+        It is legal unless the combination is not (then :meth:`Game.apply` says why)."""
+        values = dict(values or {})
+        unknown = sorted(set(values) - {f.name for f in self.fields})
+        if unknown:
+            raise IllegalAction(f"{self.label} has no choice {unknown[0]!r}")
+        args: dict[str, Any] = dict(self.fixed)
+        lists: dict[str, dict[int, Any]] = {}
+        for field in self.fields:
+            value = values.get(field.name, field.default)
+            key, _, index = field.name.partition(".")
+            if index:
+                lists.setdefault(key, {})[int(index)] = value
+            else:
+                args[key] = value
+        for key, items in lists.items():
+            args[key] = [items[i] for i in sorted(items)]
+        return Action.make(self.kind, seat, **args)
+
+    def summary(self) -> str:
+        if not self.fields:
+            return self.label
+        return f"{self.label} ({', '.join(f.label for f in self.fields)}: {self.choices} choices)"
+
+
+def makeable(control: Control, seat: int) -> list[Action]:
+    """Every action a control can make, over every combination of its drop-downs."""
+    names = [f.name for f in control.fields]
+    options = [[v for _, v in f.options] for f in control.fields]
+    return [control.action(seat, dict(zip(names, combo, strict=True)))
+            for combo in itertools.product(*options)]
+
+
+def controls(game: Game, seat: int) -> list[Control]:
+    """The controls of ``seat``'s move: empty unless ``seat`` must act now.
+
+    Legal actions are grouped by kind (and by action card, and by which arguments they take);
+    an argument that is the same for the whole group is part of the button, one that varies is
+    a drop-down, and a group with a single small choice becomes one button per option.
+    """
+    if game.is_over or game.current != seat:
+        return []
+    groups: dict[tuple, list[Action]] = {}
+    for action in game.legal_actions():
+        keys = tuple(sorted(k for k, _ in action.args))
+        card = action.get("card") if action.kind == "play" else None
+        groups.setdefault((action.kind, card, keys), []).append(action)
+    out: list[Control] = []
+    for (kind, card, keys), actions in groups.items():
+        out += _group(game, kind, card, keys, actions)
+    labels = [c.label for c in out]
+    return [c if labels.count(c.label) == 1 or not c.fields else
+            Control(f"{c.label} ({', '.join(f.label for f in c.fields)})", c.kind, c.fixed,
+                    c.fields, c.choices)
+            for c in out]
+
+
+def _phrase(game: Game, key: str, value: Any) -> str:
+    text = shown(game, value)
+    return {"target": f"on {text}", "destination": f"to {text}"}.get(key, text)
+
+
+def _group(game: Game, kind: str, card: str | None, keys: tuple[str, ...],
+           actions: list[Action]) -> list[Control]:
+    base = VERBS.get(kind, kind.title()) + (f" {card}" if card else "")
+    order = sorted(keys, key=lambda k: ARG_ORDER.index(k) if k in ARG_ORDER else len(ARG_ORDER))
+    fixed = [(k, actions[0][k]) for k in order if all(a[k] == actions[0][k] for a in actions)]
+    varying = [k for k in order if k not in dict(fixed)]
+    label = " ".join([base] + [_phrase(game, k, v) for k, v in fixed
+                               if not (kind == "play" and k == "card")])
+    if not varying:
+        return [Control(label, kind, tuple(fixed))]
+    if len(varying) == 1 and len(actions) <= EXPAND and not _is_card_list(actions, varying[0]):
+        key = varying[0]
+        return [Control(f"{label} {_phrase(game, key, a[key])}", kind,
+                        (*fixed, (key, a[key]))) for a in actions]
+    fields: list[Field] = []
+    for key in varying:
+        if _is_card_list(actions, key):
+            fields += _list_fields(game, key, actions)
+        else:
+            values = list(dict.fromkeys(a[key] for a in actions))
+            fields.append(Field(key, FIELD_LABELS.get(key, key),
+                                tuple((shown(game, v), v) for v in values), values[0]))
+    return [Control(label, kind, tuple(fixed), tuple(fields), len(actions))]
+
+
+def _is_card_list(actions: list[Action], key: str) -> bool:
+    """Is ``key`` a list of card ids (split into one drop-down per position)?"""
+    return all(isinstance(a[key], tuple) and all(isinstance(v, str) for v in a[key])
+               for a in actions) and len({len(a[key]) for a in actions}) == 1
+
+
+def _list_fields(game: Game, key: str, actions: list[Action]) -> list[Field]:
+    """One drop-down per position of a card list: named after its category when every action
+    has the same category there (suspect, weapon, room), else "card 1", "card 2" over every
+    card that may be named (the 2018 game asks about any two items)."""
+    size = len(actions[0][key])
+    columns = [list(dict.fromkeys(a[key][i] for a in actions)) for i in range(size)]
+    cats = [{game.edition.card(c).category for c in col} for col in columns]
+    if all(len(c) == 1 for c in cats) and len({next(iter(c)) for c in cats}) == size:
+        names = {cat.id: cat.name.lower() for cat in game.edition.categories}
+        return [Field(f"{key}.{i}", names.get(next(iter(cats[i])), f"card {i + 1}"),
+                      tuple((shown(game, v), v) for v in col), col[0])
+                for i, col in enumerate(columns)]
+    order = {c.id: n for n, c in enumerate(game.edition.cards)}
+    every = sorted({v for col in columns for v in col}, key=lambda v: order.get(v, len(order)))
+    options = tuple((shown(game, v), v) for v in every)
+    return [Field(f"{key}.{i}", f"card {i + 1}", options, every[min(i, len(every) - 1)])
+            for i in range(size)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Your log
+# ---------------------------------------------------------------------------------------------
+
+Entry = str | int
+"""A log entry: a line of text, or the index of an event (shown as your record holds it)."""
+
+
+def opening(game: Game, seat: int) -> list[Entry]:
+    """The first lines of a seat's log: the game, who you are, your cards."""
+    record = _record(game, seat)
+    me = game.names[seat]
+    who = f"You are {me}"
+    characters = getattr(game, "characters", None)
+    if characters:
+        who += f", playing {shown(game, characters[seat])}"
+    lines: list[Entry] = [
+        f"{game.edition.name}, {len(game.names)} players ({', '.join(game.names)}), "
+        f"seed {game.seed}. {who}.",
+        f"Your hand: {', '.join(c.name for c in record.hand) or 'no cards'}"]
+    if record.face_up:
+        lines.append(f"Face up for everyone: {', '.join(c.name for c in record.face_up)}")
+    if record.fugitive:
+        lines.append(f"{record.fugitive} is the fugitive")
+    return lines + _turn_line(game, seat)
+
+
+def _turn_line(game: Game, seat: int) -> list[Entry]:
+    """A "-- P2's turn --" line (nothing once the game is over)."""
+    if game.is_over or game.current is None:
+        return []
+    turn = getattr(game, "turn", game.current)
+    whose = "your" if turn == seat else f"{game.names[turn]}'s"
+    return [f"-- {whose} turn --"]
+
+
+def narrate(game: Game, seat: int, action: Action, log_from: int, events_from: int,
+            turn_before: Any = None) -> list[Entry]:
+    """What ``seat`` learns from ``action``, just applied to ``game``.
+
+    ``log_from`` and ``events_from`` are the lengths of ``game.log`` and ``game.events``
+    before the action. The action is told from its public arguments only (a card shown
+    privately is never named here); its events follow as indices into ``seat``'s record.
+    The engine's log is read only for a roll (its first line is the dice) and at the end (its
+    last line gives the winner and the envelope, which everybody sees then).
+    """
+    g, kind = game, action.kind
+    who = g.names[action.seat]
+    new_events = len(g.events) - events_from
+    out: list[Entry] = []
+    if kind == "roll":
+        out.append(g.log[log_from] if len(g.log) > log_from else f"{who} rolls")
+        clue = getattr(g, "clue_card", None)
+        if clue is not None:
+            out.append(f"{who} draws a Clue card: {clue}")
+    elif kind == "passage":
+        out.append(f"{who} takes the secret passage to the {shown(g, action['to'])}")
+    elif kind == "stay":
+        room = g.room_of(action.seat) if hasattr(g, "room_of") else None
+        out.append(f"{who} stays in the {shown(g, room)}" if room else f"{who} stays")
+    elif kind == "move":
+        to = action["to"]
+        out.append(f"{who} moves into the {shown(g, to)}" if isinstance(to, str)
+                   else f"{who} moves to {shown(g, to)}")
+    elif kind in ("suggest", "ask") and not new_events:
+        named = shown(g, action.get("cards") or action.get("items") or ())
+        room = g.room_of(action.seat) if hasattr(g, "room_of") else None
+        where = f" in the {shown(g, room)}" if room else ""
+        out.append(f"{who} asks about {named}{where}; {g.names[g.current]} must choose a card "
+                   f"to show")
+    elif kind in ("show", "reveal") and action.seat == seat and not new_events:
+        out.append(f"You ({who}) show {shown(g, action['card'])}")
+    elif kind == "pass":
+        out.append(f"{who} says they cannot show a card")
+    elif kind == "clue":
+        out.append(f"{who} picks {action['player']} for the Clue card")
+    elif kind == "accuse" and not new_events:
+        out.append(f"{who} makes an accusation, face down")
+    elif kind == "decline":
+        out.append(f"{who} does not accuse")
+    elif kind == "end":
+        out.append(f"{who} ends the turn")
+    elif kind == "play":
+        text = f"{who} plays {action['card']}"
+        for key in ("target", "destination", "cards"):
+            if action.get(key) is not None:
+                text += " " + {"target": "on", "destination": "to",
+                               "cards": "naming"}[key] + " " + shown(g, action[key])
+        out.append(text)
+    out += range(events_from, len(g.events))
+    if g.is_over:
+        out.append(g.log[-1])
+    elif getattr(g, "turn", None) != turn_before:
+        out += _turn_line(g, seat)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------------------------
+
+class Table(_View):
+    """Your seat at a game of any edition, with bots in the other seats.
+
+    ``Table(edition, players=3, seed=0, seat=0, bots=("detective",), **options)`` starts a new
+    game (``options`` go to the game: e.g. ``dice=1``); :meth:`for_game` sits down at a game
+    already made. ``bots`` names the bot of each other seat in seat order (``detective``,
+    ``random`` or ``explorer``, or any object with ``choose(game, seat)``); the last one fills
+    the seats left over. Bots play at once, until it is your move.
+    """
+
+    def __init__(self, edition: Edition | str, players: int | Sequence[str] = 3,
+                 seed: int = 0, seat: int = 0, bots: Sequence[Any] = ("detective",),
+                 **options: Any):
+        self._sit(new_game(edition, players, seed, **options), seat, bots)
+
+    @classmethod
+    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[Any] = ("detective",)
+                 ) -> Table:
+        """A table at ``game`` as it stands (its past is told from ``seat``'s view)."""
+        table = cls.__new__(cls)
+        table._sit(game, seat, bots)
+        return table
+
+    def _sit(self, game: Game, seat: int, bots: Sequence[Any]) -> None:
+        if not 0 <= seat < len(game.names):
+            raise ValueError(f"there is no seat {seat} (seats 0-{len(game.names) - 1})")
+        if not bots:
+            raise ValueError("name at least one bot")
+        self.game = game
+        self.seat = seat
+        others = [s for s in range(len(game.names)) if s != seat]
+        self.bots = {s: _bot(game, bots[min(k, len(bots) - 1)], game.seed * 1000 + s)
+                     for k, s in enumerate(others)}
+        self.message = ""
+        self._entries: list[Entry] = []
+        self._told = -1
+        self._record: tuple[int, Any] = (-1, None)
+        self._known: tuple[int, Knowledge | None] = (-1, None)
+        self._notepad: Notepad | None = None
+        self._catch_up()
+        self._run_bots()
+
+    # -- acting ------------------------------------------------------------------------------
+    @property
+    def me(self) -> str:
+        return self.game.names[self.seat]
+
+    def controls(self) -> list[Control]:
+        return controls(self.game, self.seat)
+
+    def act(self, action: Action | Mapping[str, Any]) -> bool:
+        """Do your ``action`` (an Action or its JSON form), then let the bots play until it is
+        your move again. An illegal action changes nothing: :attr:`message` says why and the
+        result is False."""
+        self._catch_up()
+        try:
+            if not isinstance(action, Action):
+                action = Action.from_dict(action)
+            if action.seat != self.seat:
+                raise IllegalAction(f"you sit in seat {self.seat} ({self.me}), not seat "
+                                    f"{action.seat}")
+            self._step(action)
+        except CluedoLabError as error:
+            self.message = f"Not allowed: {error}"
+            self._update()
+            return False
+        self.message = ""
+        self._busy()
+        self._run_bots()
+        self._update()
+        return True
+
+    def play(self, kind: str, **args: Any) -> bool:
+        """``act`` for your seat: ``table.play("ask", items=["Plum", "Rope"])``."""
+        return self.act(Action.make(kind, self.seat, **args))
+
+    def press(self, label: str, **values: Any) -> bool:
+        """Press the control labelled ``label`` with these drop-down values (field names as
+        in :class:`Field`, e.g. ``{"cards.0": "plum"}``), as a click does."""
+        found = [c for c in self.controls() if c.label == label]
+        if not found:
+            self.message = (f"Not allowed: no control {label!r} now; controls: "
+                            + "; ".join(c.label for c in self.controls()))
+            self._update()
+            return False
+        try:
+            action = found[0].action(self.seat, values)
+        except CluedoLabError as error:
+            self.message = f"Not allowed: {error}"
+            self._update()
+            return False
+        return self.act(action)
+
+    def _step(self, action: Action) -> None:
+        g = self.game
+        log_from, events_from, turn = len(g.log), len(g.events), getattr(g, "turn", None)
+        g.apply(action)
+        self._entries += narrate(g, self.seat, g.history[-1], log_from, events_from, turn)
+        self._told = len(g.history)
+
+    def _run_bots(self) -> None:
+        g = self.game
+        for _ in range(MAX_BOT_ACTIONS):
+            if g.is_over or g.current == self.seat:
+                return
+            seat = g.current
+            try:
+                self._step(self.bots[seat].choose(g, seat))
+            except Exception as error:  # a bot's bug must not lose the table
+                self.message = f"The bot in seat {seat} ({g.names[seat]}) failed: {error!r}"
+                return
+        self.message = f"The bots made {MAX_BOT_ACTIONS} actions without reaching your move"
+
+    def _catch_up(self) -> None:
+        """Tell the game's past again if it moved without this table (or on sitting down):
+        replay the saved actions on a twin game and narrate each."""
+        g = self.game
+        if self._told == len(g.history):
+            return
+        twin = type(g)(g.edition, list(g.names), g.seed, **g.options)
+        entries = opening(twin, self.seat)
+        for action in g.history:
+            log_from, events_from, turn = len(twin.log), len(twin.events), getattr(
+                twin, "turn", None)
+            twin.apply(action)
+            entries += narrate(twin, self.seat, action, log_from, events_from, turn)
+        self._entries = entries
+        self._told = len(g.history)
+
+    # -- reading -----------------------------------------------------------------------------
+    def record(self) -> Record:
+        """Your record: what your seat has seen (parsed again only after new events)."""
+        if self._record[0] != len(self.game.events):
+            self._record = (len(self.game.events), _record(self.game, self.seat))
+        return self._record[1]
+
+    def log(self) -> list[str]:
+        """Your log: what happened, as far as you could see it."""
+        self._catch_up()
+        events = self.record().events
+        return [e if isinstance(e, str) else events[e].describe() for e in self._entries]
+
+    def knowledge(self) -> Knowledge | None:
+        """The knowledge engine on your record (None if your record is contradictory, as after
+        a lie when false witnesses are allowed)."""
+        if self._known[0] != len(self.game.events):
+            try:
+                known: Knowledge | None = Knowledge(self.record())
+            except Contradiction:
+                known = None
+            self._known = (len(self.game.events), known)
+        return self._known[1]
+
+    @property
+    def notepad(self) -> Notepad | None:
+        """Your notepad, following your record."""
+        return self._follow_record()
+
+    def _follow_record(self) -> Notepad | None:
+        known = self.knowledge()
+        if known is None:
+            return self._notepad
+        if self._notepad is None:
+            self._notepad = Notepad(known)
+        elif self._notepad.knowledge is not known:
+            self._notepad.knowledge = known
+            self._notepad._update()
+        return self._notepad
+
+    def whose_move(self) -> str:
+        g = self.game
+        if g.is_over:
+            return ("Game over: " + ("nobody won" if g.winner is None else
+                                     "you won!" if g.winner == self.seat else
+                                     f"{g.names[g.winner]} won"))
+        if g.current == self.seat:
+            kinds = sorted({a.kind for a in g.legal_actions()})
+            return f"Your move ({self.me}): {', '.join(kinds)}"
+        return f"{g.names[g.current]} to act"
+
+    def _facts(self) -> list[str]:
+        """Your hand and the public state beside it."""
+        g = self.game
+        record = self.record()
+        lines = [f"You: {self.me}. Your hand: {', '.join(c.name for c in record.hand)}"]
+        if hasattr(g, "action_cards"):
+            cards = g.action_cards(self.seat)
+            lines.append(f"Your action cards: {', '.join(cards) or 'none'}")
+        markers = getattr(g, "markers", None)
+        if markers is not None:
+            lines.append("Destination markers: " + ", ".join(
+                f"{n} {shown(g, m)}" for n, m in zip(g.names, markers, strict=True)
+                if m is not None))
+        if hasattr(g, "status"):
+            lines += g.status().splitlines()
+        return lines
+
+    def board_svg(self) -> str:
+        """The board with every piece; during your move, the squares you may move to are
+        shaded (the rooms you may enter are named on the buttons)."""
+        if not hasattr(self.game, "svg"):
+            return ""
+        squares = {a["to"]: 1 for c in self.controls() if c.kind == "move"
+                   for a in makeable(c, self.seat) if not isinstance(a["to"], str)}
+        return self.game.svg(heat=squares or None)
+
+    def text(self) -> str:
+        """The static rendering: whose move, your hand, the legal actions, your log's end."""
+        log = self.log()
+        lines = [self.whose_move(), *self._facts()]
+        if self.message:
+            lines.append(self.message)
+        if self.controls():
+            lines.append("Legal actions:")
+            lines += ["  " + c.summary() for c in self.controls()]
+        lines.append(f"Log (last {min(LOG_TAIL, len(log))} of {len(log)} lines):")
+        lines += ["  " + line for line in log[-LOG_TAIL:]]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        notepad = self.notepad
+        board = self.board_svg()
+        return (f"<div class='cluedo-table' style='display:flex;gap:1.5em;flex-wrap:wrap;"
+                f"align-items:flex-start'><div>{_pre(self.text())}</div>"
+                f"<div>{notepad._repr_html_() if notepad else ''}</div>"
+                f"{f'<div>{board}</div>' if board else ''}</div>")
+
+    # -- live --------------------------------------------------------------------------------
+    def button(self, label: str) -> ipywidgets.Button:
+        """The live button labelled ``label`` (for tests and notebooks)."""
+        self.widget()
+        for control, _fields, button in self._rows:
+            if control.label == label:
+                return button
+        raise KeyError(f"no button {label!r}; buttons: "
+                       + "; ".join(c.label for c, _, _ in self._rows))
+
+    def dropdown(self, label: str, field: str) -> ipywidgets.Dropdown:
+        """The live drop-down ``field`` (a Field name such as ``"cards.0"``, or its label such
+        as ``"suspect"``) of the control labelled ``label``."""
+        self.widget()
+        for control, fields, _button in self._rows:
+            if control.label == label:
+                for f in control.fields:
+                    if field in (f.name, f.label):
+                        return fields[f.name]
+        raise KeyError(f"no drop-down {field!r} for {label!r}")
+
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        self._rows: list[tuple[Control, dict[str, Any], Any]] = []
+        self._status = w.HTML()
+        self._status.add_class("cluedo-table-status")
+        self._message = w.HTML()
+        self._message.add_class("cluedo-table-message")
+        self._controls = w.VBox()
+        self._controls.add_class("cluedo-table-controls")
+        self._log = w.HTML()
+        self._log.add_class("cluedo-table-log")
+        left = w.VBox([self._status, self._controls, self._message, self._log],
+                      layout=w.Layout(min_width="34em", max_width="46em"))
+        notepad = self.notepad
+        right = [notepad.widget()] if notepad else []
+        parts: list[Any] = [w.HBox([left, *right], layout=w.Layout(flex_flow="row wrap",
+                                                                    grid_gap="1.5em"))]
+        self._board = None
+        if hasattr(self.game, "svg"):
+            self._board = w.HTML()
+            self._board.add_class("cluedo-table-board")
+            parts.append(self._board)
+        box = w.VBox(parts)
+        box.add_class("cluedo-table")
+        return box
+
+    def _busy(self) -> None:
+        """Show that the bots are playing (the widget's messages reach the page at once)."""
+        if self._ui is None:
+            return
+        self._status.value = "<b>The bots are playing…</b>"
+        for _control, _fields, button in self._rows:
+            button.disabled = True
+
+    def _refresh(self) -> None:
+        import ipywidgets as w
+
+        facts = "<br>".join(escape(line) for line in self._facts())
+        self._status.value = (f"<p style='font-size:110%'><b>{escape(self.whose_move())}</b>"
+                              f"</p><p>{facts}</p>")
+        self._message.value = (f"<p style='color:#b71c1c'><b>{escape(self.message)}</b></p>"
+                               if self.message else "")
+        # Keep what the learner picked in drop-downs that are still offered.
+        picked = {(c.label, name): d.value for c, fields, _ in self._rows
+                  for name, d in fields.items()}
+        self._rows = []
+        rows = []
+        for control in self.controls():
+            fields = {}
+            for f in control.fields:
+                value = picked.get((control.label, f.name), f.default)
+                if value not in {v for _, v in f.options}:
+                    value = f.default
+                dropdown = w.Dropdown(options=list(f.options), value=value,
+                                      description=f.label,
+                                      style={"description_width": "initial"},
+                                      layout=w.Layout(width="auto"))
+                dropdown.add_class("cluedo-table-field")
+                dropdown.add_class(f"cluedo-field-{_slug(f.label)}")
+                fields[f.name] = dropdown
+            button = w.Button(description=control.label, layout=w.Layout(width="auto"),
+                              button_style="primary" if control.kind != "accuse" else "danger",
+                              tooltip=control.summary())
+            button.add_class("cluedo-table-action")
+            button.add_class(f"cluedo-action-{control.kind}")
+            button.on_click(self._clicker(control, fields))
+            self._rows.append((control, fields, button))
+            rows.append(w.HBox([*fields.values(), button]))
+        self._controls.children = rows
+        if self._board is not None:
+            self._board.value = self.board_svg()
+        self._follow_record()
+        # Last, so that a page waiting for a new log line sees every other part updated.
+        # column-reverse keeps the scroll box at its end: the newest lines show first.
+        log = self.log()[-200:]
+        self._log.value = (
+            "<div style='display:flex;flex-direction:column-reverse;max-height:24em;"
+            "overflow-y:auto;border:1px solid #ddd;padding:.3em .5em'>"
+            "<div class='cluedo-table-lines' style='font-family:monospace;font-size:90%;"
+            f"white-space:pre-wrap;line-height:1.35'>{escape(chr(10).join(log))}</div></div>")
+
+    def _clicker(self, control: Control, fields: Mapping[str, Any]) -> Callable[[Any], None]:
+        def click(_button: Any) -> None:
+            try:
+                action = control.action(self.seat, {k: d.value for k, d in fields.items()})
+            except CluedoLabError as error:
+                self.message = f"Not allowed: {error}"
+                self._update()
+                return
+            self.act(action)
+        return click
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing a game
+# ---------------------------------------------------------------------------------------------
+
+class TableChooser(_View):
+    """Pick an edition, the number of players, a seed and the bots, and sit down at a new
+    :class:`Table` (the classroom app's first screen)."""
+
+    def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
+                 bots: str = "detective"):
+        self.editions = {e.id: e for e in all_editions()}
+        self.table = Table(edition, self._players(edition, players), seed, bots=(bots,))
+        self.bots = bots
+
+    def _players(self, edition: str, players: int) -> int:
+        ed = self.editions[edition] if edition in self.editions else load_edition(edition)
+        return min(max(players, ed.min_players), ed.max_players)
+
+    def new(self, edition: str, players: int = 3, seed: int = 0, bots: str | None = None
+            ) -> Table:
+        """Start a new game (players are kept within the edition's range)."""
+        self.bots = bots or self.bots
+        self.table = Table(edition, self._players(edition, players), seed, bots=(self.bots,))
+        if self._ui is not None:
+            self._table_box.children = [self.table.widget()]
+            self._refresh()
+        return self.table
+
+    def __repr__(self) -> str:
+        return repr(self.table)
+
+    def _repr_html_(self) -> str:
+        return self.table._repr_html_()
+
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        self._edition = w.Dropdown(options=[(f"{e.name} — {e.publisher} {e.year}", e.id)
+                                            for e in self.editions.values()],
+                                   value=self.table.game.edition.id, description="edition",
+                                   layout=w.Layout(width="32em"))
+        self._edition.add_class("cluedo-chooser-edition")
+        self._players_box = w.BoundedIntText(description="players", min=2, max=6,
+                                             layout=w.Layout(width="10em"))
+        self._seed = w.IntText(description="seed", value=self.table.game.seed,
+                               layout=w.Layout(width="10em"))
+        self._bots = w.Dropdown(options=["detective", "random", "explorer"], value=self.bots,
+                                description="bots", layout=w.Layout(width="14em"))
+        start = w.Button(description="New game", button_style="success")
+        start.add_class("cluedo-chooser-start")
+        start.on_click(lambda _b: self.new(self._edition.value, self._players_box.value,
+                                           self._seed.value, self._bots.value))
+        self._edition.observe(lambda _c: self._refresh(), names="value")
+        self._table_box = w.VBox([self.table.widget()])
+        box = w.VBox([w.HBox([self._edition, self._players_box, self._seed, self._bots, start],
+                             layout=w.Layout(flex_flow="row wrap")), self._table_box])
+        box.add_class("cluedo-chooser")
+        return box
+
+    def _refresh(self) -> None:
+        ed = self.editions[self._edition.value]
+        self._players_box.min, self._players_box.max = 2, 6
+        self._players_box.value = self._players(ed.id, len(self.table.game.names))
+        self._players_box.min, self._players_box.max = ed.min_players, ed.max_players

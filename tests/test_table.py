@@ -1,0 +1,374 @@
+"""The table widget, driven as a learner drives it: buttons clicked and drop-downs set on the
+live ipywidgets objects, for every edition family.
+
+Expectations come from the engine (``legal_actions``, the deal, the seat's record and its
+knowledge), never from the table itself.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from html import escape
+
+import pytest
+
+from cluedo_lab.board_game import BoardGame
+from cluedo_lab.card_games import card_game
+from cluedo_lab.edition import all_editions
+from cluedo_lab.errors import IllegalAction
+from cluedo_lab.game import Action
+from cluedo_lab.knowledge import Knowledge
+from cluedo_lab.table import Table, TableChooser, controls, makeable
+
+pytest.importorskip("ipywidgets")
+
+EDITIONS = [e.id for e in all_editions()]
+FAMILIES = ["cluedo-card-game-2018", "cluedo-the-card-game-2002", "cluedo-classic-1949"]
+
+
+def players(edition_id: str) -> int:
+    edition = next(e for e in all_editions() if e.id == edition_id)
+    return min(max(3, edition.min_players), edition.max_players)
+
+
+def click_randomly(table: Table, rng: random.Random, accuse: float = 0.05) -> bool:
+    """A learner who picks any control and any drop-down values: a suggestion when one can be
+    made, an accusation with chance ``accuse`` when one can be made."""
+    choices = table.controls()
+    suggest = [c for c in choices if c.kind == "suggest"]
+    accusations = [c for c in choices if c.kind == "accuse"]
+    others = [c for c in choices if c.kind != "accuse"]
+    if accusations and (not others or rng.random() < accuse):
+        control = rng.choice(accusations)
+    elif suggest and rng.random() < 0.8:
+        control = suggest[0]
+    else:
+        control = rng.choice(others)
+    table.widget()
+    for field in control.fields:
+        table.dropdown(control.label, field.name).value = rng.choice(field.options)[1]
+    table.button(control.label).click()
+    return table.message == ""
+
+
+def caption(table: Table) -> str:
+    return table.notepad.widget().children[0].value
+
+
+# ---------------------------------------------------------------------------------------------
+# Controls
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("edition_id", EDITIONS)
+def test_controls_make_exactly_the_legal_actions(edition_id):
+    """At every move of a seeded game the controls can make every legal action and no other,
+    and each legal action belongs to exactly one control."""
+    table = Table(edition_id, players(edition_id), seed=2, bots=("random",))
+    rng = random.Random(2)
+    positions = 0
+    while not table.game.is_over and positions < 40:
+        legal = set(table.game.legal_actions())
+        found = table.controls()
+        assert sum(c.choices for c in found) == len(table.game.legal_actions())
+        made = {a for c in found for a in makeable(c, table.seat)}
+        assert legal <= made
+        for action in made - legal:  # a permutation the game sorts, or a refused combination
+            try:
+                twin = type(table.game).from_dict(table.game.to_dict())
+                twin.apply(action)
+            except IllegalAction:
+                continue
+            assert twin.history[-1] in legal
+        assert len({c.label for c in found}) == len(found)
+        positions += 1
+        click_randomly(table, rng, accuse=0.02)
+    assert positions > 0
+
+
+def test_controls_are_empty_unless_it_is_your_move():
+    game = card_game("cluedo-card-game-2018", 3, seed=0)
+    assert game.current == 0
+    assert controls(game, 1) == []
+    assert controls(game, 0)
+
+
+def test_a_choice_with_few_options_is_one_button_per_option():
+    game = BoardGame("cluedo-classic-1949", 3, seed=4)
+    table = Table.for_game(game, seat=game.current, bots=("random",))
+    table.press("Roll the dice")
+    labels = [c.label for c in table.controls()]
+    moves = [a for a in table.game.legal_actions() if a.kind == "move"]
+    if len(moves) <= 6:
+        assert sum(label.startswith("Move to ") for label in labels) == len(moves)
+    else:
+        move = next(c for c in table.controls() if c.kind == "move")
+        assert [v for _, v in move.fields[0].options] == [a["to"] for a in moves]
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing: the human's action, the bots, the log, the notepad
+# ---------------------------------------------------------------------------------------------
+
+def test_2018_ask_by_dropdowns_then_bots_answer_and_play():
+    table = Table("cluedo-card-game-2018", 3, seed=1)
+    table.widget()
+    before = caption(table)
+    hand = {c.id for c in table.game.deal.hands[0]}
+    first, second = [c.id for c in table.game.edition.cards if c.id not in hand][:2]
+    table.dropdown("Ask about", "card 1").value = first
+    table.dropdown("Ask about", "card 2").value = second
+    table.button("Ask about").click()
+
+    assert table.message == ""
+    game = table.game
+    mine = Action.make("ask", 0, items=[first, second])
+    assert game.history[0] == mine
+    assert {a.seat for a in game.history[1:]} >= {1, 2}  # both bots asked in turn
+    assert game.current == 0
+    record = game.record(0)
+    assert len(record.events) == len(game.events) >= 3
+    log = table.log()
+    assert any(line.startswith(f"event 1: P1 asked about {game.edition.card(first).name}")
+               for line in log)
+    assert sum(line.startswith("event ") for line in log) == len(record.events)
+    assert caption(table) != before
+    assert f"after {len(record.events)} events" in caption(table)
+    # The notepad is the knowledge engine on P1's own record.
+    truth = Knowledge(record)
+    for card in game.edition.cards:
+        for place in truth.places:
+            assert table.notepad.knowledge.probability(card.id, place) == \
+                truth.probability(card.id, place)
+
+
+def test_2002_snoop_button_shows_a_card_of_that_player():
+    table = Table("cluedo-the-card-game-2002", 3, seed=1)
+    table.widget()
+    assert "Play Snoop on P2" in [c.label for c in table.controls()]
+    events = len(table.game.events)
+    table.button("Play Snoop on P2").click()
+    assert table.message == ""
+    snoop = table.game.events[events]
+    assert snoop["snoop"] == "P2" and snoop["by"] == "P1"
+    seen = table.game.edition.card(snoop["card"])
+    assert seen in table.game.deal.hands[1]
+    assert f"event {events + 1}: P1 snooped on P2 and saw {seen.name}" in table.log()
+    assert table.notepad.cell(seen.id, "P2") == "✓"
+    # After playing a card the turn continues: end it, and the bots play round to P1.
+    assert [c.label for c in table.controls()][0] == "End the turn"
+    history = len(table.game.history)
+    table.button("End the turn").click()
+    assert table.game.history[history] == Action.make("end", 0)
+    assert {a.seat for a in table.game.history[history + 1:]} >= {1, 2}
+    assert table.game.current == 0 and "P1 ends the turn" in table.log()
+
+
+def test_board_game_roll_move_end_and_bots_move_their_pieces():
+    table = Table("cluedo-classic-1949", 3, seed=5)
+    game = table.game
+    table.widget()
+    drawing = table._board.value
+    table.button("Roll the dice").click()
+    assert game.history[-1] == Action.make("roll", 0)
+    assert re.fullmatch(r"P1 rolls \d \+ \d = \d+", table.log()[-1])
+    move = next(c for c in table.controls() if c.kind == "move")
+    squares = [a["to"] for a in game.legal_actions()
+               if a.kind == "move" and not isinstance(a["to"], str)]
+    assert ('class="heat"' in table._board.value) == bool(squares)  # where you may go
+    if move.fields:
+        target = move.fields[0].options[-1][1]
+        table.dropdown(move.label, "to").value = target
+        table.button(move.label).click()
+    else:
+        target = move.fixed[0][1]
+        table.button(move.label).click()
+    assert game.history[-1] == Action.make("move", 0, to=target)
+    assert game.piece(0) == target
+    assert table._board.value != drawing
+    pieces = {s: game.piece(s) for s in (1, 2)}
+    if "End the turn" not in [c.label for c in table.controls()]:
+        pytest.fail(f"no end after moving: {[c.label for c in table.controls()]}")
+    table.button("End the turn").click()
+    assert game.current == 0 and game.turn == 0
+    assert {s: game.piece(s) for s in (1, 2)} != pieces  # the bots moved
+    log = table.log()
+    assert "-- P2's turn --" in log and "-- P3's turn --" in log and log[-1] == "-- your turn --"
+
+
+def test_board_game_notepad_follows_events_seen_from_the_seat():
+    table = Table("cluedo-classic-1949", 3, seed=5, bots=("detective",))
+    rng = random.Random(5)
+    table.widget()
+    before = caption(table)
+    while len(table.game.events) < 3:
+        click_randomly(table, rng, accuse=0)
+    assert caption(table) != before
+    assert table.notepad.knowledge.record.events == table.game.record(0).events
+
+
+@pytest.mark.parametrize("edition_id", EDITIONS)
+def test_a_whole_game_by_clicks(edition_id):
+    table = Table(edition_id, players(edition_id), seed=7, bots=("random",))
+    rng = random.Random(7)
+    for _ in range(500):
+        if table.game.is_over:
+            break
+        click_randomly(table, rng, accuse=0.2)
+    game = table.game
+    assert game.is_over
+    assert table.controls() == []
+    assert table.whose_move().startswith("Game over")
+    assert table.log()[-1] == game.log[-1]  # the engine's last line: winner and envelope
+    assert [c.label for c, _, _ in table._rows] == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusals
+# ---------------------------------------------------------------------------------------------
+
+def _unchanged(table: Table, act) -> str:
+    game = table.game
+    saved = (game.to_json(), list(game.log), table.log())
+    act()
+    assert (game.to_json(), list(game.log), table.log()) == saved
+    return table.message
+
+
+def test_2018_the_same_card_twice_is_refused_with_the_engines_reason():
+    table = Table("cluedo-card-game-2018", 3, seed=1)
+    table.widget()
+    table.dropdown("Ask about", "card 1").value = "plum"
+    table.dropdown("Ask about", "card 2").value = "plum"
+    message = _unchanged(table, table.button("Ask about").click)
+    reason = table.game.why_illegal(Action.make("ask", 0, items=["plum", "plum"]))
+    assert message == f"Not allowed: {reason}"
+    assert "cluedo-table-message" in table._message._dom_classes
+    assert escape(reason) in table._message.value
+    # The learner's picks survive the refusal, and the next legal click clears the message.
+    assert table.dropdown("Ask about", "card 1").value == "plum"
+    table.dropdown("Ask about", "card 2").value = "rope"
+    table.button("Ask about").click()
+    assert table.message == "" and table._message.value == ""
+    assert table.game.history[0] == Action.make("ask", 0, items=["plum", "rope"])
+
+
+@pytest.mark.parametrize("edition_id, first", [("cluedo-classic-1949", "Roll the dice"),
+                                               ("cluedo-the-card-game-2002", "Play Snoop on P2")])
+def test_a_stale_button_clicked_twice_changes_nothing(edition_id, first):
+    table = Table(edition_id, 3, seed=1)
+    table.widget()
+    button = table.button(first)
+    button.click()
+    assert table.message == ""
+    message = _unchanged(table, button.click)  # the old button, no longer shown
+    assert message.startswith("Not allowed: ")
+    assert len(message) > len("Not allowed: ") + 10
+
+
+def test_acting_for_another_seat_or_with_nonsense_changes_nothing():
+    table = Table("cluedo-card-game-2018", 3, seed=1)
+    assert _unchanged(table, lambda: table.act(Action.make("ask", 1, items=["plum", "rope"])))\
+        == "Not allowed: you sit in seat 0 (P1), not seat 1"
+    assert "not an action" in _unchanged(table, lambda: table.act({"kind": "ask"}))
+    assert "no control" in _unchanged(table, lambda: table.press("Roll the dice"))
+    assert "has no choice" in _unchanged(table, lambda: table.press("Ask about", weapon="rope"))
+    assert not table.play("ask", items=["plum", "nonsense"])
+    assert "nonsense" in table.message
+
+
+def test_a_failing_bot_is_reported_not_raised():
+    class Broken:
+        def choose(self, game, seat):
+            raise RuntimeError("out of ideas")
+
+    table = Table("cluedo-card-game-2018", 3, seed=1, bots=(Broken(),))
+    assert table.play("ask", items=["scarlett", "rope"])
+    assert table.message == "The bot in seat 1 (P2) failed: RuntimeError('out of ideas')"
+    assert table.game.current == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Privacy: your log shows only what your seat saw
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("edition_id", ["cluedo-card-game-2018", "cluedo-the-card-game-2002",
+                                        "clue-classic-2023"])
+def test_the_log_never_names_a_card_shown_to_someone_else(edition_id):
+    table = Table(edition_id, 3, seed=3, bots=("detective",))
+    rng = random.Random(3)
+    while not table.game.is_over:
+        click_randomly(table, rng, accuse=0.01)
+    game, log = table.game, table.log()[:-1]  # the last line reveals the envelope
+    hidden = [(i, game.edition.card(e["card"]).name) for i, e in enumerate(game.events)
+              if "_seen_by" in e and "P1" not in e["_seen_by"] and e.get("card")]
+    assert hidden, "the game should have private events to hide"
+    engine = "\n".join(game.log)
+    told = "\n".join(line for line in log if not line.startswith("event "))
+    record = game.record(0)
+    for i, name in hidden:
+        assert re.search(rf"(shows \w+|sees) {re.escape(name)}", engine)  # the engine names it
+        line = next(line for line in log if line.startswith(f"event {i + 1}: "))
+        assert line == record.events[i].describe()
+        assert re.search(r"showed (\w+ )?a card|snooped on \w+$", line)
+        assert not re.search(rf"\b(shows|showed|sees|saw) (\w+ )?{re.escape(name)}", told)
+    log, engine = "\n".join(log), "\n".join(game.log)
+    assert " holds " not in log  # nobody's hand is listed (the engine's set-up line does)
+    assert " holds " in engine
+
+
+# ---------------------------------------------------------------------------------------------
+# Sitting down at a game in progress; static rendering; the chooser
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("edition_id", FAMILIES)
+def test_for_game_tells_the_same_story(edition_id):
+    table = Table(edition_id, 3, seed=4, bots=("random",))
+    rng = random.Random(4)
+    for _ in range(6):
+        if not table.game.is_over:
+            click_randomly(table, rng, accuse=0)
+    again = Table.for_game(table.game, seat=0, bots=("random",))
+    assert again.log() == table.log()
+
+
+def test_for_game_lets_the_bots_play_up_to_your_seat():
+    game = card_game("cluedo-card-game-2018", ["Ann", "Bob", "Cy"], seed=0)
+    table = Table.for_game(game, seat=2)
+    assert game.current == 2 and game.turn == 2
+    assert {a.seat for a in game.history} >= {0, 1}
+    assert table.log()[0].endswith("You are Cy.")
+
+
+def test_static_rendering_says_whose_move_hand_actions_and_log():
+    table = Table("cluedo-the-card-game-2002", 3, seed=1)
+    text = repr(table)
+    hand = ", ".join(c.name for c in table.game.deal.hands[0])
+    assert text.splitlines()[0] == "Your move (P1): accuse, play"
+    assert f"Your hand: {hand}" in text
+    assert "Your action cards: " + ", ".join(table.game.action_cards(0)) in text
+    for control in table.controls():
+        assert "  " + control.summary() in text.splitlines()
+    assert "Accuse (suspect, vehicle, destination: 324 choices)" in text
+    assert text.splitlines()[-1] == "  " + table.log()[-1]
+    html = table._repr_html_()
+    assert "notepad after" in html and "<svg" not in html
+
+    board = Table("clue-mansion-2014", 3, seed=1, bots=("random",))
+    assert "<svg" in board._repr_html_()
+    assert "Weapons: " in repr(board)
+
+
+def test_the_chooser_starts_a_new_game_of_the_chosen_edition():
+    chooser = TableChooser("cluedo-card-game-2018", players=3)
+    ui = chooser.widget()
+    chooser._edition.value = "clue-classic-2023-two-player"
+    assert chooser._players_box.value == 2
+    chooser._seed.value = 9
+    start = next(b for b in ui.children[0].children if getattr(b, "description", "") ==
+                 "New game")
+    start.click()
+    game = chooser.table.game
+    assert isinstance(game, BoardGame) and game.edition.id == "clue-classic-2023-two-player"
+    assert game.seed == 9 and len(game.names) == 2
+    assert ui.children[1].children == (chooser.table.widget(),)
