@@ -58,6 +58,22 @@ Choices made where the rule books are silent or differ (each has a test):
   naming a card, and this player has seen the liar hold it: shown to them or revealed) may
   ``check(player, card)`` on their turn: the card is revealed to everyone and the liar takes no
   more turns but still shows cards (1949 5(k), 2014 "False witness").
+
+Rules read from the edition, so that variants (:func:`cluedo_lab.variant.variant`) play on a
+board too (the published editions use neither):
+
+- ``question.answer = "every-who-can"``: the asking does not stop at the first player who
+  shows a card. Every other player, in answering order, who holds a named card shows one to
+  the suggester (choosing with ``show(card)`` when holding several); the others pass. One
+  record event lists them all (``showed``): the suggester sees every card, everyone else sees
+  who showed, not what (as in the card games, :mod:`cluedo_lab.card_games`).
+- ``accusation.wrong = "leaves"``: a wrong accuser leaves the game: no more turns, no longer
+  asked after a suggestion, and passed over by Clue cards (2023: "the player on your left" is
+  the next player still in the game; a card that lets you pick a player offers only those
+  still in it). Their piece stays where it stands, still blocks a corridor square and can
+  still be moved into a room by another player's suggestion: the board keeps every suspect's
+  piece. The game ends, with nobody winning, when every player has left (or is a proven false
+  witness); a player left alone plays on until they accuse.
 """
 
 from __future__ import annotations
@@ -281,6 +297,10 @@ class _Fixed:
     pile_cards: Mapping[str, str]
     clue_cards: bool
     faces: _Faces
+    every: bool = False
+    """``question.answer = "every-who-can"``: every player who can shows a card."""
+    leaves: bool = False
+    """``accusation.wrong = "leaves"``: a wrong accuser leaves the game."""
 
     def __deepcopy__(self, memo: dict) -> _Fixed:
         return self
@@ -334,9 +354,8 @@ class BoardGame(Game):
         ed = self.edition
         if ed.board is None or ed.dice is None:
             raise ValueError(f"{ed.id} has no board or no dice")
-        if ed.accusation.wrong != "stays-to-refute" or ed.accusation.simultaneous:
-            raise ValueError(f"{ed.id}: the board game plays wrong accusers who stay to "
-                             "refute, one accuser at a time")
+        if ed.accusation.simultaneous:
+            raise ValueError(f"{ed.id}: the board game plays one accuser at a time")
         self.history = _AppendOnly(self.history)
         self.events = _AppendOnly(self.events)
         self.log = _AppendOnly(self.log)
@@ -368,7 +387,9 @@ class BoardGame(Game):
             pile_cards={room: card for room, (_, card) in piles.items()},
             clue_cards=bool(dice.icon_faces) and _flag(opts.get("clue_cards", True),
                                                        "clue_cards"),
-            faces=_Faces(f"{self.seed}-dice", dice.sides))
+            faces=_Faces(f"{self.seed}-dice", dice.sides),
+            every=ed.question.answer == "every-who-can",
+            leaves=ed.accusation.wrong == "leaves")
         self.throws = 0
 
         # Pieces, weapons and the Clue-card deck: all seeded.
@@ -557,6 +578,17 @@ class BoardGame(Game):
         """Does this seat still take turns (no wrong accusation, not a proven false witness)?"""
         return not (self.accused[seat] or self.false_witnesses[seat])
 
+    def gone(self, seat: int) -> bool:
+        """Has this seat left the game? Only when the edition says a wrong accuser leaves
+        (``accusation.wrong = "leaves"``); by default a wrong accuser stays to answer."""
+        return self.fixed.leaves and self.accused[seat]
+
+    def answerers(self, seat: int) -> list[int]:
+        """Who is asked after ``seat`` suggests, in order: the seats to the left, round the
+        table, still in the game."""
+        n = len(self.names)
+        return [s for s in ((seat + k) % n for k in range(1, n)) if not self.gone(s)]
+
     def piece(self, seat: int) -> Node:
         """Where a seat's piece stands: a corridor square or a room id."""
         return self.positions[self.characters[seat]]
@@ -638,8 +670,8 @@ class BoardGame(Game):
             kind = "reveal" if self.tasks[0]["public"] else "show"
             return [_make(kind, seat, card=c) for c in self._sorted(self.hands[seat])]
         if phase == "clue-choose":
-            return [_make("clue", seat, player=self.names[s])
-                    for s in range(len(self.names)) if s != seat]
+            return [_make("clue", seat, player=self.names[s]) for s in range(len(self.names))
+                    if s != seat and not self.gone(s)]
         out: list[Action] = []
         room = self.room_of(seat)
         if phase == "start":
@@ -691,6 +723,8 @@ class BoardGame(Game):
                 passed.update((p, c) for p in event.get("passed", ()) for c in event["suggest"])
                 if event.get("shown_by") and me in event.get("_seen_by", ()):
                     seen.add((event["shown_by"], event["card"]))
+                if me in event.get("_seen_by", ()):
+                    seen.update(event.get("showed", {}).items())
             elif "show" in event and me in event["_seen_by"]:
                 seen.add((event["show"], event["card"]))
             elif "reveal" in event:
@@ -848,19 +882,22 @@ class BoardGame(Game):
         card = self.clue_deck[index]
         self.clue_index = index
         self._say(f"{self.names[seat]} draws a Clue card, {card.title!r}: {card.text}")
-        n = len(self.names)
+        others = self.answerers(seat)      # to the left, round the table, still in the game
+        ring = [seat, *others]
         if card.kind == "any-room":
             self.any_room = True
             self._after_clue()
         elif card.kind == "left-shows":
-            self.tasks = [{"shower": (seat + 1) % n, "to": seat, "public": False}]
+            self.tasks = [{"shower": s, "to": seat, "public": False} for s in others[:1]]
             self._run_tasks()
         elif card.kind == "all-show-left":
-            self.tasks = [{"shower": (seat + k) % n, "to": (seat + k + 1) % n, "public": False}
-                          for k in range(n)]
+            k = len(ring)
+            self.tasks = [{"shower": ring[i], "to": ring[(i + 1) % k], "public": False}
+                          for i in range(k)] if k > 1 else []
             self._run_tasks()
-        elif n == 2:  # show-me / reveal with one other player: nothing to choose
-            self.tasks = [{"shower": 1 - seat, "to": seat, "public": card.kind == "reveal"}]
+        elif len(others) <= 1:  # show-me / reveal with one other player: nothing to choose
+            self.tasks = [{"shower": s, "to": seat, "public": card.kind == "reveal"}
+                          for s in others]
             self._run_tasks()
         else:
             self.phase = "clue-choose"
@@ -907,9 +944,10 @@ class BoardGame(Game):
                 self.summoned[self.characters.index(suspect)] = True
         self.weapons[weapon] = room
         self.suggested = True
-        n = len(self.names)
         self.pending = {"by": seat, "named": named, "passed": [],
-                        "order": [(seat + k) % n for k in range(1, n)]}
+                        "order": self.answerers(seat)}
+        if self.fixed.every:
+            self.pending["showed"] = []
         self._say(f"{self.names[seat]} suggests {self._name(suspect)} in the "
                   f"{self.board.room_name(room)} with the {self._name(weapon)}")
         self._next_refuter()
@@ -924,25 +962,58 @@ class BoardGame(Game):
                 continue
             p["shower"], p["options"] = seat, options
             if len(options) == 1 and not self.allow_false_witness:
+                if self.fixed.every:
+                    p["showed"].append((seat, options[0]))
+                    continue
                 self._shown(options[0])
             else:
                 self.phase = "refute"
             return
+        if self.fixed.every:
+            self._every_answered()
+            return
         by = self.names[p["by"]]
         passed = [self.names[s] for s in p["passed"]]
         self.emit({"suggest": p["named"], "by": by, "passed": passed},
-                  f"{', '.join(passed)} cannot show a card: nobody can answer")
+                  f"{', '.join(passed)} cannot show a card: nobody can answer" if passed
+                  else "nobody is left in the game to answer")
         self.pending = None
         self.phase = "act"
 
     def _shown(self, card: str) -> None:
         p = self.pending
+        if self.fixed.every:
+            p["showed"].append((p["shower"], card))
+            self._next_refuter()
+            return
         by, shower = self.names[p["by"]], self.names[p["shower"]]
         passed = [self.names[s] for s in p["passed"]]
         text = "".join(f"{who} cannot show a card; " for who in passed)
         self.emit({"suggest": p["named"], "by": by, "passed": passed, "shown_by": shower,
                    "card": card, "_seen_by": [by, shower]},
                   text + f"{shower} shows {by} {self._name(card)}")
+        self.pending = None
+        self.phase = "act"
+
+    def _every_answered(self) -> None:
+        """Every player asked has shown a card or passed: one event lists them all, in asking
+        order. Only the suggester sees the cards (each shower knows their own card anyway),
+        as in the card games."""
+        p = self.pending
+        by = self.names[p["by"]]
+        shown = dict(p["showed"])
+        passed = [self.names[s] for s in p["passed"]]
+        if shown:
+            text = "; ".join(f"{self.names[s]} shows {by} {self._name(shown[s])}" if s in shown
+                             else f"{self.names[s]} cannot show a card"
+                             for s in self.answerers(p["by"]))
+        elif passed:
+            text = f"{', '.join(passed)} cannot show a card: nobody can answer"
+        else:
+            text = "nobody is left in the game to answer"
+        self.emit({"suggest": p["named"], "by": by, "passed": passed,
+                   "showed": {self.names[s]: c for s, c in p["showed"]}, "_seen_by": [by]},
+                  text)
         self.pending = None
         self.phase = "act"
 
@@ -957,7 +1028,8 @@ class BoardGame(Game):
             self._finish(seat, f"{name} solves the crime and wins")
             return
         self.accused[seat] = True
-        self._say(f"{name} takes no more turns but still shows cards")
+        self._say(f"{name} leaves the game" if self.fixed.leaves
+                  else f"{name} takes no more turns but still shows cards")
         self._end_turn()
 
     def _check(self, seat: int, player: str, card: str) -> None:
@@ -1045,6 +1117,8 @@ class BoardGame(Game):
                     f"{self.names[self.pending['by']]}, not {who}")
         if self.phase == "clue-show":
             return f"{current} must choose a card for the Clue card, not {who}"
+        if self.gone(seat):
+            return f"{who} accused wrongly and left the game"
         if self.accused[seat]:
             return f"{who} accused wrongly: they take no more turns but still show cards"
         if self.false_witnesses[seat]:
@@ -1081,7 +1155,10 @@ class BoardGame(Game):
         if kind == "clue":
             if phase != "clue-choose":
                 return "no Clue card is waiting for a player to be chosen"
-            return f"{action.get('player')!r} is not another player at the table"
+            player = action.get("player")
+            if player in self.names and self.gone(self.names.index(player)):
+                return f"{player} left the game after a wrong accusation"
+            return f"{player!r} is not another player at the table"
         if kind == "accuse":
             return self._why_accuse(action, who, room)
         if kind == "check":
@@ -1223,7 +1300,9 @@ class BoardGame(Game):
         lines = []
         for seat, name in enumerate(self.names):
             flags = []
-            if self.accused[seat]:
+            if self.gone(seat):
+                flags.append("accused wrongly, left the game")
+            elif self.accused[seat]:
                 flags.append("accused wrongly")
             if self.false_witnesses[seat]:
                 flags.append("false witness")

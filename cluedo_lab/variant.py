@@ -639,13 +639,12 @@ def _apply(data: dict, base: Edition, rules: Mapping[str, Any]) -> dict:
 
 def board_support(v: Variant) -> list[tuple[str, str]]:
     """The options of a board variant that the board game engine does not play, as (option,
-    what the engine supports) pairs; empty when the engine plays the variant as set."""
+    what the engine supports) pairs; empty when the engine plays the variant as set. Who
+    answers (``answer``) and whether a wrong accuser leaves (``wrong``) are played; the rest
+    refused here is fixed by the board: its rooms, one piece per suspect, a question naming
+    the room you stand in with one suspect and one weapon."""
     ed, base = v.edition, v.base
     out = []
-    if ed.question.answer != "first-who-can":
-        out.append(("answer", "answer='first-who-can' (the first player who can shows a card)"))
-    if ed.accusation.wrong != "stays-to-refute":
-        out.append(("wrong", "wrong='stays-to-refute' (a wrong accuser still answers)"))
     if ed.question.form != "one-per-category" or ed.question.items != len(ed.categories):
         out.append(("items", "questions naming one card of each category (form="
                              "'one-per-category')"))

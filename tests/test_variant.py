@@ -335,12 +335,17 @@ def test_card_games_skip_a_wrong_accuser_who_leaves(base):
 
 
 def test_the_board_engine_says_which_options_it_does_not_play():
-    v = variant(CLASSIC, players=3, answer="every-who-can", wrong="leaves")
-    with pytest.raises(VariantError, match="board games support answer='first-who-can'") as e:
+    # Who answers and wrong accusers leaving are played on the board
+    # (tests/test_board_game_variants.py); questions naming any cards are not.
+    v = variant(CLASSIC, players=3, form="any", answer="every-who-can", wrong="leaves")
+    with pytest.raises(VariantError, match="board games support questions naming one card "
+                                           "of each category") as e:
         v.game()
-    assert set(e.value.options) == {"answer", "wrong"}
+    assert set(e.value.options) == {"items"}
     with pytest.raises(VariantError, match="board games support"):
         vf.simulate(v, games=1)
+    played_here = variant(CLASSIC, players=3, answer="every-who-can", wrong="leaves")
+    assert played_here.game().edition.accusation.wrong == "leaves"
 
 
 # ---------------------------------------------------------------------------------------------
