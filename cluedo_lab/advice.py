@@ -47,19 +47,23 @@ def entropy_of_weights(weights: Iterable[int | Fraction]) -> float:
 
 @dataclass(frozen=True)
 class Outcome:
-    """One possible answer: who passed, who showed, what you would see, and its chance."""
+    """One possible answer: who passed, who showed, what you would see, and its chance.
+
+    ``shown_by``/``card`` are the first shower; where every player who can answers (a
+    variant), ``shows`` lists every (player, card or None) in asking order."""
 
     passed: tuple[str, ...]
     shown_by: str | None
     card: str | None
     probability: Fraction
     entropy_after: float
+    shows: tuple[tuple[str, str | None], ...] = ()
 
     def label(self) -> str:
         if self.shown_by is None:
             return "nobody can show a card"
-        seen = self.card or "a card"
-        return f"{self.shown_by} shows {seen}"
+        shows = self.shows or ((self.shown_by, self.card),)
+        return "; ".join(f"{who} shows {card or 'a card'}" for who, card in shows)
 
 
 @dataclass
@@ -119,12 +123,7 @@ class _Advisor:
             raise ValueError("give the asker: a public record has no observer")
         if self.asker not in self.record.player_names:
             raise KeyError(f"{self.asker!r} is not a player")
-        rule = knowledge.edition.question.answer
-        if rule != "first-who-can":
-            raise ValueError(
-                f"question advice models answers where the first player who can shows a "
-                f"card; this game's rule is {rule!r} (for its first question, see "
-                f"cluedo_lab.variant_figures.best_first_question)")
+        self.every = knowledge.edition.question.answer == "every-who-can"
         self.problem = cons.problem(self.record, knowledge.constraints())
         self.total = knowledge.consistent_deals
         self.before = entropy(knowledge.envelope_distribution().values())
@@ -133,7 +132,7 @@ class _Advisor:
                      for card in members}
         self.cache: dict[tuple, tuple[list[str], float, list[Outcome]]] = {}
         self.order = self.record.answer_order(self.asker)
-        self.counter = AnswerCounter(self.problem, self.order)
+        self.counter = AnswerCounter(self.problem, self.order, every=self.every)
 
     def option(self, named: tuple[str, ...]) -> Option:
         by_kind = sorted(named, key=lambda c: self.kind[c])
@@ -144,7 +143,8 @@ class _Advisor:
         # An equivalent question: rename the representative's cards to this one's.
         rename = dict(zip(representative, by_kind, strict=True))
         outcomes = [Outcome(o.passed, o.shown_by, rename.get(o.card), o.probability,
-                            o.entropy_after) for o in outcomes]
+                            o.entropy_after, tuple((w, rename.get(c)) for w, c in o.shows))
+                    for o in outcomes]
         return Option(named, self.before - expected, expected, outcomes)
 
     def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
@@ -159,15 +159,24 @@ class _Advisor:
             p = Fraction(mass) / (self.total * scale)
             after = entropy_of_weights(envelopes.values())
             terms.append(float(p) * after)
-            if answer is None:
+            if not answer:
                 outcomes.append(Outcome(order, None, None, p, after))
+            elif self.every:
+                shows = tuple((part[0], part[1] if len(part) > 1 else None) for part in answer)
+                showers = {who for who, _ in shows}
+                passed = tuple(who for who in order if who not in showers)
+                outcomes.append(Outcome(passed, shows[0][0], shows[0][1], p, after, shows))
             else:
                 who = answer[0]
                 passed = order[:order.index(who)]
                 card = answer[1] if len(answer) > 1 else None
                 outcomes.append(Outcome(passed, who, card, p, after))
-        outcomes.sort(key=lambda o: (order.index(o.shown_by) if o.shown_by else len(order),
-                                     named.index(o.card) if o.card else -1))
+        def position(o: Outcome) -> tuple:
+            shows = o.shows or ((o.shown_by, o.card),) if o.shown_by else ()
+            return tuple((order.index(w), named.index(c) if c else -1) for w, c in shows) \
+                or ((len(order), -1),)
+
+        outcomes.sort(key=position)
         return math.fsum(sorted(terms)), outcomes
 
 

@@ -370,7 +370,7 @@ class _Forced:
         return Problem(self.base.categories, self.base.places, allowed, self.base.factors)
 
 
-Answer = tuple[str, str] | tuple[str] | None
+Answer = tuple[str, str] | tuple[str] | tuple | None
 
 
 def answer_distribution(problem: Problem, answerers: Sequence[str], named: Sequence[str],
@@ -396,11 +396,16 @@ class AnswerCounter:
     C(r-m, t-j) / C(r, t). The DP's moves do not depend on the question and are computed once;
     each question only walks them with these chances. Once someone has shown a card the rest
     of the deal no longer changes the answer, so it is counted by the plain DP.
+
+    With ``every=True`` (the variant where every player who can shows a card) the walk goes on
+    past each shower, with the cards they took no longer free, and an answer is the tuple of
+    every ``(player, card)`` (or ``(player,)``) shown, in asking order; ``()`` when nobody can.
     """
 
     def __init__(self, problem: Problem, answerers: Sequence[str],
-                 envelope: str = "envelope"):
+                 envelope: str = "envelope", every: bool = False):
         self.answerers = tuple(answerers)
+        self.every = every
         self.prep = _prepare(problem, envelope, frozenset(), first=answerers)
         if self.prep is not None:
             prep = self.prep
@@ -436,8 +441,11 @@ class AnswerCounter:
         memo: dict[tuple, dict[Answer, Weight]] = {}
 
         # Answers are counted times ``scale`` so that splitting a shown card's weight among
-        # the k cards held stays in whole numbers (Fractions would be ten times slower).
-        scale = math.lcm(*range(1, len(named) + 1))
+        # the k cards held stays in whole numbers (Fractions would be ten times slower). With
+        # every shower answering, the k's along one answer add up to at most len(named), so
+        # their product divides len(named)!.
+        every = self.every
+        scale = math.factorial(len(named)) if every else math.lcm(*range(1, len(named) + 1))
         by_class: dict[int, list[str]] = defaultdict(list)
         for card in loose:
             by_class[self.class_of[card]].append(card)
@@ -450,6 +458,24 @@ class AnswerCounter:
                         weight * (scale // len(held))
             else:
                 result[(who,)] = result.get((who,), 0) + weight * scale
+
+        def shown_then(result: dict, who: str, held: list[str], weight: Weight,
+                       later: Mapping[Answer, Weight]) -> None:
+            """Every shower answers: this one shows (one of) ``held``, then the later
+            answers follow. Each later weight already carries ``scale``, and the k's along
+            an answer divide it, so the division by len(held) is exact."""
+            for suffix, value in later.items():
+                if not value:
+                    continue
+                if sees_card:
+                    for card in held:
+                        key = ((who, card), *suffix)
+                        part = weight * value
+                        part = part // len(held) if isinstance(part, int) else part / len(held)
+                        result[key] = result.get(key, 0) + part
+                else:
+                    key = ((who,), *suffix)
+                    result[key] = result.get(key, 0) + weight * value
 
         named_classes = tuple(by_class)
 
@@ -481,7 +507,7 @@ class AnswerCounter:
             """Answers from here on (times ``scale``), given that the ``free`` named cards
             are still among the cards left in ``state``."""
             if a == len(self.answerers):
-                return {None: dp.ways(step, state) * scale}
+                return {() if every else None: dp.ways(step, state) * scale}
             key = (free, a, step, state)
             if key in memo:
                 return memo[key]
@@ -500,7 +526,11 @@ class AnswerCounter:
                     rest = None
                     for taken, numerator in options:
                         held = fixed_named[place] + taken
-                        if held:
+                        if held and every:
+                            left_free = tuple(c for c in free if c not in taken)
+                            shown_then(result, who, held, base * numerator,
+                                       tracked(left_free, a + 1, step + 1, new))
+                        elif held:
                             if rest is None:
                                 rest = dp.ways(step + 1, new)
                             if rest:
@@ -508,6 +538,8 @@ class AnswerCounter:
                         else:
                             for answer, value in tracked(free, a + 1, step + 1, new).items():
                                 result[answer] = result.get(answer, 0) + base * numerator * value
+            elif fixed_named[place] and every:
+                shown_then(result, who, fixed_named[place], 1, tracked(free, a + 1, step, state))
             elif fixed_named[place]:
                 shown(result, who, fixed_named[place], dp.ways(step, state))
             else:

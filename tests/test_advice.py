@@ -119,22 +119,26 @@ def test_equivalent_questions_name_their_own_cards():
 # The shared answer counter against every consistent deal, on random games
 # ---------------------------------------------------------------------------------------------
 
-def _brute_answers(oracle, order, named, sees_card):
-    """Joint weight of (answer, envelope) over the oracle's deals, the refuter choosing
-    uniformly among the named cards held."""
+def _brute_answers(oracle, order, named, sees_card, every=False):
+    """Joint weight of (answer, envelope) over the oracle's deals, each refuter choosing
+    uniformly among the named cards they hold; the first who can answers, or (``every``)
+    all who can, the answer then being the tuple of what each shows."""
     joint = defaultdict(Fraction)
     for where, weight in oracle.where():
         envelope = tuple(c for c in oracle.cards if where[c] == "envelope")
-        answer = None
+        answers = {(): Fraction(weight)}      # what has been shown so far -> weight
         for who in order:
             held = [c for c in named if where[c] == who]
             if held:
-                for card in held:
-                    key = (who, card) if sees_card else (who,)
-                    joint[(key, envelope)] += Fraction(weight, len(held))
-                break
-        else:
-            joint[(answer, envelope)] += weight
+                answers = {shown + (((who, card) if sees_card else (who,)),):
+                           share / (len(held) if sees_card else 1)
+                           for shown, share in answers.items()
+                           for card in (held if sees_card else held[:1])}
+                if not every:
+                    break
+        for shown, share in answers.items():
+            key = shown if every else (shown[0] if shown else None)
+            joint[(key, envelope)] += share
     return joint
 
 
@@ -160,22 +164,34 @@ def test_answer_counter_matches_every_deal(deck, players, seed, observer, model)
         oracle = brute_force(data, model)
         asker = record.observer or rng.choice(record.player_names)
         order = record.answer_order(asker)
-        counter = AnswerCounter(cons.problem(record, k.constraints()), order)
+        problem = cons.problem(record, k.constraints())
+        first = AnswerCounter(problem, order)
+        every = AnswerCounter(problem, order, every=True)
         cards = [c.id for c in record.edition.cards]
         for _ in range(6):
             named = tuple(rng.sample(cards, rng.choice((2, 3))))
             sees = record.observer == asker
-            got = counter.distribution(named, sees)
-            want = _brute_answers(oracle, order, named, sees)
-            flat = {(a, e): Fraction(w) for a, row in got.items() for e, w in row.items() if w}
-            assert flat == {key: w for key, w in want.items() if w}, (events, named)
+            for counter, mode in ((first, False), (every, True)):
+                got = counter.distribution(named, sees)
+                want = _brute_answers(oracle, order, named, sees, every=mode)
+                flat = {(a, e): Fraction(w) for a, row in got.items()
+                        for e, w in row.items() if w}
+                assert flat == {key: w for key, w in want.items() if w}, (events, named, mode)
 
 
-def test_advice_refuses_a_rule_it_does_not_model():
+@pytest.mark.parametrize("answer", ["first-who-can", "every-who-can"])
+def test_best_first_question_agrees_with_the_variant_figures(answer):
+    """Two independent computations of the first question's value: the advisor on a record
+    of the opening position, and variant_figures' count over hands (mutual information)."""
+    from cluedo_lab import variant_figures as vf
     from cluedo_lab.variant import variant
 
-    every = variant("cluedo-classic-1949", answer="every-who-can")
-    record = every.record(["Ann", "Bob", "Cy"], observer="Ann",
-                          hand=["plum", "rope", "hall", "dagger", "study", "green"])
-    with pytest.raises(ValueError, match="every-who-can"):
-        rank_questions(Knowledge(record))
+    game = variant("cluedo-classic-1949", answer=answer)
+    hand = ["plum", "rope", "hall", "dagger", "study", "green"]
+    record = game.record(["Ann", "Bob", "Cy"], observer="Ann", hand=hand)
+    best = rank_questions(Knowledge(record))[0]
+    _, bits = vf.best_first_question(game, hand, players=3)
+    assert math.isclose(best.gain, bits, abs_tol=1e-9)
+    if answer == "every-who-can":
+        assert any(len(o.shows) == 2 for o in best.outcomes)
+        assert all(set(o.passed).isdisjoint(w for w, _ in o.shows) for o in best.outcomes)

@@ -389,3 +389,22 @@ def test_a_board_strategy_walks_towards_rooms_and_suggests():
     watch(game, [make_bot("infogain", 0)] + [make_bot("detective", s) for s in (1, 2, 3)],
           lambda g, s, b, a: suggestions.append(s) if a.kind == "suggest" else None)
     assert game.is_over and suggestions.count(0) >= 2
+
+
+@pytest.mark.parametrize("base", ["cluedo-card-game-2018", "cluedo-classic-1949"])
+def test_every_bot_plays_a_variant_where_every_player_who_can_answers(base):
+    """The question advisor models both answer rules, so even the information-gain bot plays
+    an every-who-can variant, legally, to the end."""
+    from cluedo_lab.variant import variant
+
+    edition = variant(base, answer="every-who-can").edition
+    specs = ["infogain", "detective", "eliminator", "bluffer", "random"]
+    showers = []
+    for seed in range(4):
+        game = new_game(edition, 3, seed)
+        chosen = [specs[(seed + s) % len(specs)] for s in range(3)]
+        watch(game, [make_bot(spec, seed * 10 + s) for s, spec in enumerate(chosen)])
+        assert game.is_over
+        assert all("shown_by" not in e for e in game.events)
+        showers += [len(e["showed"]) for e in game.events if "showed" in e]
+    assert max(showers) > 1, "no question was answered by two players"
