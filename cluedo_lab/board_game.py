@@ -91,7 +91,7 @@ from .clue_cards import ClueCard, load_clue_deck
 from .dice import Dice
 from .edition import Edition, load_edition, normalize
 from .errors import IllegalAction
-from .game import Action, Game
+from .game import Action, Game, edition_of
 from .record import Record, _Parser
 
 __all__ = ["BoardGame", "board_game", "game_from_json", "play_log", "RULE_BOOK_DEFAULTS",
@@ -130,10 +130,10 @@ KINDS = ("roll", "passage", "stay", "move", "suggest", "show", "pass", "clue", "
 _EDITIONS: dict[str, Edition] = {}
 
 
-def _edition(ref: Edition | str) -> Edition:
+def _edition(ref: Edition | str | Mapping[str, Any]) -> Edition:
     """Editions are immutable: load each shipped one once (a load reads and checks a file)."""
-    if isinstance(ref, Edition):
-        return ref
+    if isinstance(ref, Edition | Mapping):
+        return edition_of(ref)
     if ref not in _EDITIONS:
         _EDITIONS[ref] = load_edition(ref)
     return _EDITIONS[ref]

@@ -64,8 +64,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .deal import Deal, deal
-from .edition import ActionCardKind, Edition, load_edition, normalize
-from .game import Action, Game
+from .edition import ActionCardKind, Edition, normalize
+from .game import Action, Game, edition_of
 from .record import Record, _Parser
 
 __all__ = ["CardGame", "CardGame2018", "CardGame2002", "card_game", "game_from_json",
@@ -1173,7 +1173,7 @@ def game_class(edition: Edition) -> type[CardGame]:
 def card_game(edition: Edition | str, players: int | Sequence[str], seed: int = 0,
               **options: Any) -> CardGame:
     """A new card game of ``edition`` (an id, a path or an Edition)."""
-    ed = load_edition(edition) if isinstance(edition, str) else edition
+    ed = edition_of(edition)
     return game_class(ed)(ed, players, seed, **options)
 
 
@@ -1182,7 +1182,7 @@ def game_from_json(text: str) -> CardGame:
     import json
 
     data = json.loads(text)
-    return game_class(load_edition(data["edition"])).from_dict(data)
+    return game_class(edition_of(data["edition"])).from_dict(data)
 
 
 def _bots(names: Sequence[str], players: int, seed: int) -> list[Any]:

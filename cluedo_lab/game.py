@@ -120,7 +120,7 @@ class Game(ABC):
 
     def __init__(self, edition: Edition | str, players: int | Sequence[str], seed: int = 0,
                  **options: Any):
-        self.edition = load_edition(edition) if isinstance(edition, str) else edition
+        self.edition = edition_of(edition)
         if self.edition.family != self.family:
             raise ValueError(f"{self.edition.name} is a {self.edition.family} game, not a "
                              f"{self.family} game")
@@ -248,7 +248,9 @@ class Game(ABC):
 
     # -- saving ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.family, "edition": self.edition.id, "players": list(self.names),
+        from .variant import spec_of
+        return {"game": self.family, "edition": spec_of(self.edition) or self.edition.id,
+                "players": list(self.names),
                 "seed": self.seed, "options": self.options,
                 "actions": [a.to_dict() for a in self.history]}
 
@@ -274,6 +276,18 @@ class Game(ABC):
         state = "over" if self.is_over else f"seat {self.current} to act"
         return (f"{type(self).__name__}({self.edition.id!r}, players={list(self.names)}, "
                 f"seed={self.seed}, {len(self.history)} actions, {state})")
+
+
+def edition_of(ref: Edition | str | Mapping[str, Any]) -> Edition:
+    """The edition a game names: an Edition, an id or path, or a variant written as
+    ``{"base": <edition id>, <option>: ...}`` (how a saved game of a variant names it, so the
+    file opens in a new session)."""
+    if isinstance(ref, Edition):
+        return ref
+    if isinstance(ref, Mapping):
+        from .variant import variant_from_dict
+        return variant_from_dict(ref).edition
+    return load_edition(ref)
 
 
 class Bot(Protocol):

@@ -317,7 +317,20 @@ def variant(base: str | Edition | Variant, **options: Any) -> Variant:
             source=f"variant({ref!r}, ...) in Python",
             why="Rules changed from the base edition's, not from a rule book.")))
     register_edition(edition)
-    return Variant(base_edition, ref, changes, edition)
+    made = Variant(base_edition, ref, changes, edition)
+    _SPECS[edition.id] = made.to_dict()
+    return made
+
+
+_SPECS: dict[str, dict[str, Any]] = {}
+"""The ``{"base": ..., <option>: ...}`` of every variant built in this session, by edition id."""
+
+
+def spec_of(edition: Edition) -> dict[str, Any] | None:
+    """How to write ``edition`` in a saved file: its variant spec if it is a variant built
+    here (so the file opens in a new session), else None (write its id)."""
+    spec = _SPECS.get(edition.id)
+    return copy.deepcopy(spec) if spec is not None else None
 
 
 def variant_from_dict(data: Mapping[str, Any]) -> Variant:

@@ -537,3 +537,30 @@ def test_a_variant_game_saves_and_replays_and_a_bad_variant_record_is_refused():
     assert again.events == game.events and again.winner == game.winner
     with pytest.raises(RecordError, match="field 'edition'.*items=2 clashes"):
         Record.from_dict({"edition": {"base": CLASSIC, "items": 2}, "players": ["A", "B"]})
+
+
+@pytest.mark.parametrize("base", ["cluedo-card-game-2018", "cluedo-the-card-game-2002",
+                                  "clue-mansion-2014"])
+def test_a_saved_variant_game_opens_in_a_new_session(base, tmp_path):
+    """The saved game writes the variant's options, not only its session id, so a fresh
+    Python process (where the variant was never built) replays it exactly."""
+    import subprocess
+    import sys
+
+    from cluedo_lab.game import RandomBot
+    from cluedo_lab.tournament import new_game
+
+    game = new_game(variant(base, answer="every-who-can").edition, 3, 2)
+    game.play([RandomBot(s) for s in range(3)])
+    saved = game.to_json()
+    assert json.loads(saved)["edition"] == {"base": base, "answer": "every-who-can"}
+    path = tmp_path / "game.json"
+    path.write_text(saved)
+    family = "board_game" if game.family == "board" else "card_games"
+    script = (f"from cluedo_lab.{family} import game_from_json\n"
+              f"import pathlib, sys\n"
+              f"text = pathlib.Path(sys.argv[1]).read_text()\n"
+              f"print(game_from_json(text).to_json() == text)\n")
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "True"
