@@ -12,11 +12,11 @@ byte-for-byte elsewhere (tests/test_board_game.py, notebooks 10-12, saved tourna
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 
 import pytest
+from test_board_game import envelope, hand, of_kind, state
 
 from cluedo_lab.board_bots import DetectiveBot, ExplorerBot
 from cluedo_lab.board_game import BoardGame, game_from_json
@@ -36,36 +36,6 @@ BASES = (E49, E14, E23)
 
 def game_of(base: str, players: int, seed: int, **options) -> BoardGame:
     return variant(base, players=players, **options).game(players, seed)
-
-
-def of_kind(game: BoardGame, kind: str) -> list[Action]:
-    return [a for a in game.legal_actions() if a.kind == kind]
-
-
-def hand(game: BoardGame, seat: int) -> set[str]:
-    return {c.id for c in game.deal.hands[seat]}
-
-
-def envelope(game: BoardGame) -> set[str]:
-    return {c.id for c in game.deal.envelope}
-
-
-def state(game: BoardGame) -> dict:
-    """Everything a game holds (caches aside), to compare before and after a refusal."""
-    out = {}
-    for key, value in vars(game).items():
-        if key == "_cache":
-            continue
-        if key in ("edition", "deal", "fixed"):
-            out[key] = id(value)
-        elif key == "rng":
-            out[key] = value.getstate()
-        else:
-            out[key] = copy.deepcopy(value)
-    out["json"] = game.to_json()
-    out["records"] = [game.record_for(s) for s in [*range(len(game.names)), None]]
-    out["legal"] = list(game.legal_actions())
-    return out
 
 
 def refused(game: BoardGame, action: Action | dict, *reason: str) -> None:
