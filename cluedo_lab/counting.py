@@ -835,6 +835,16 @@ class _CapacityDP(_StepDP):
         self._ways: list[dict] = [{} for _ in self.order]
         self._moves: list[dict] = [{} for _ in self.order]
         self.start = (self.start_caps, (0,) * len(factors))
+        # Interchangeable slots: the same size, open to the same classes, in no observation
+        # (two players nobody has learned anything about). Swapping them maps deals to deals,
+        # so a state counts the same with their room left in either order: keep one order.
+        groups: dict[tuple, list[int]] = defaultdict(list)
+        for i in range(len(slots)):
+            if any(i in fs for fs in self.factor_slots):
+                continue
+            groups[(self.start_caps[i],
+                    tuple(i in allowed for allowed in self.allowed))].append(i)
+        self.symmetric = [g for g in groups.values() if len(g) > 1]
 
     def _order(self, factors) -> list[int]:
         """Classes with observations first, greedily closing observations as soon as
@@ -869,7 +879,14 @@ class _CapacityDP(_StepDP):
             open_now |= set(self.factors_of[k])
             worst = max(worst, math.prod(self.count_cap[f] + 1 for f in open_now))
             open_now -= set(self.closes[k])
-        return worst * math.prod(c + 1 for c in self.start_caps)
+        # Room left: c + 1 values per slot, but a group of g interchangeable slots keeps its
+        # values in one order: C(c + g, g) multisets.
+        grouped = {i for group in self.symmetric for i in group}
+        rooms = math.prod(self.start_caps[i] + 1 for i in range(len(self.slots))
+                          if i not in grouped)
+        rooms *= math.prod(math.comb(self.start_caps[g[0]] + len(g), len(g))
+                           for g in self.symmetric)
+        return worst * rooms
 
     def transitions(self, step: int, state) -> list:
         cached = self._moves[step].get(state)
@@ -886,6 +903,10 @@ class _CapacityDP(_StepDP):
                 new_caps[i] -= n
             if any(new_caps[i] > supply[i] for i in range(len(new_caps))):
                 continue
+            for group in self.symmetric:
+                for i, room in zip(group, sorted((new_caps[i] for i in group), reverse=True),
+                                   strict=True):
+                    new_caps[i] = room
             weight: Weight = math.factorial(members)
             for n in split.values():
                 weight //= math.factorial(n)
@@ -912,6 +933,14 @@ class _CapacityDP(_StepDP):
             for i, n in split.items():
                 if n:
                     result[(k, i)] += through * n
+        # States keep one order of interchangeable slots' room, so only a group's total is
+        # right slot by slot; by symmetry each slot of the group has an equal share of it.
+        for group in self.symmetric:
+            for k in range(len(self.classes)):
+                total = sum(result.get((k, i), 0) for i in group)
+                if total:
+                    for i in group:
+                        result[(k, i)] = _divide(total, len(group))
         return result
 
 
