@@ -92,7 +92,6 @@ from .dice import Dice
 from .edition import Edition, load_edition, normalize
 from .errors import IllegalAction
 from .game import Action, Game, edition_of
-from .record import Record, _Parser
 
 __all__ = ["BoardGame", "board_game", "game_from_json", "play_log", "RULE_BOOK_DEFAULTS",
            "OPTIONS"]
@@ -314,23 +313,6 @@ def _cached(key: tuple, build: Any) -> Any:
     if key not in _ACTIONS:
         _ACTIONS[key] = build()
     return _ACTIONS[key]
-
-
-class _RecordParser(_Parser):
-    """The record parser, given the game's loaded edition (reloading it costs more than the
-    rest of a parse), reading card ids (all a game writes) by a plain lookup."""
-
-    def __init__(self, data: Mapping[str, Any], edition: Edition):
-        super().__init__(data)
-        self._loaded = edition
-        self._ids = {card.id: card for card in edition.cards}
-
-    def _edition(self) -> Edition:
-        return self._loaded
-
-    def _card(self, name: Any, key: str) -> Any:
-        card = self._ids.get(name) if type(name) is str else None
-        return card if card is not None else super()._card(name, key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1283,10 +1265,6 @@ class BoardGame(Game):
         return f"{who}'s own record does not show {player} holding {card!r}"
 
     # -- records, pictures, text -------------------------------------------------------------
-    def record(self, seat: int | None) -> Record:
-        """``Record.from_dict(self.record_for(seat))``, parsed against the loaded edition."""
-        return _RecordParser(self.record_for(seat), self.edition).record()
-
     def svg(self, heat: Heat | None = None, **options: Any) -> str:
         """The board with every piece where it stands (deterministic SVG)."""
         options.setdefault("title", f"{self.edition.name}: turn {self.turn_number}")

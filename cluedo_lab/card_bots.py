@@ -16,7 +16,7 @@ from typing import Any
 
 from .game import Action, Game, RandomBot
 from .knowledge import Knowledge
-from .record import ENVELOPE, Record, Suggest
+from .record import ENVELOPE, Suggest
 
 __all__ = ["DetectiveBot", "ExplorerBot", "RandomBot", "make_bot", "BOTS"]
 
@@ -39,7 +39,7 @@ class DetectiveBot:
     # -- what the seat knows -----------------------------------------------------------------
     def knowledge(self, game: Game, seat: int) -> Knowledge:
         """The knowledge of ``seat``'s own record, recounted only when new events arrive."""
-        record = _record(game, seat)
+        record = game.record(seat)
         cached = self._known
         if cached and cached[0] is game and cached[1:3] == (seat, len(record.events)):
             return cached[3]
@@ -123,7 +123,7 @@ class DetectiveBot:
         asker = None if getattr(game, "asker", None) is None else game.names[game.asker]
         shown_before: set[str] = set()
         if asker is not None:
-            record = _record(game, seat)
+            record = game.record(seat)
             me = game.names[seat]
             for event in record.events:
                 if isinstance(event, Suggest) and event.by == asker and \
@@ -187,13 +187,6 @@ class DetectiveBot:
         if not options:
             return self.rng.choice([a for a in legal if a.kind == "play"])
         return max(options, key=lambda o: (o[0], o[1]))[2]
-
-
-def _record(game: Game, seat: int) -> Record:
-    """The seat's own record (card games parse it against their loaded edition)."""
-    if hasattr(game, "record"):
-        return game.record(seat)
-    return Record.from_dict(game.record_for(seat))
 
 
 @dataclass

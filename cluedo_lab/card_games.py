@@ -66,7 +66,6 @@ from typing import Any, ClassVar
 from .deal import Deal, deal
 from .edition import ActionCardKind, Edition, normalize
 from .game import Action, Game, edition_of
-from .record import Record, _Parser
 
 __all__ = ["CardGame", "CardGame2018", "CardGame2002", "card_game", "game_from_json",
            "play_log", "tournament", "TournamentResult"]
@@ -128,18 +127,6 @@ class _LegalCache:
         return _LegalCache(self.key, self.items)
 
 
-class _GameRecordParser(_Parser):
-    """The record parser, given the game's already loaded edition (reading the edition file
-    again for every record costs more than everything else a bot or a check does)."""
-
-    def __init__(self, data: Mapping[str, Any], edition: Edition):
-        super().__init__(data)
-        self._loaded = edition
-
-    def _edition(self) -> Edition:
-        return self._loaded
-
-
 # ---------------------------------------------------------------------------------------------
 # Shared by both games
 # ---------------------------------------------------------------------------------------------
@@ -184,11 +171,6 @@ class CardGame(Game):
                               for s, name in enumerate(self.names)))
         if self.deal.face_up:
             self._say(f"Face up for everyone: {self._names(self.deal.face_up)}")
-
-    def record(self, seat: int | None) -> Record:
-        """``Record.from_dict(self.record_for(seat))``, parsed and validated the same way but
-        against the edition already loaded."""
-        return _GameRecordParser(self.record_for(seat), self.edition).record()
 
     # -- small helpers -----------------------------------------------------------------------
     def _say(self, text: str) -> None:

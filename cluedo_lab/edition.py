@@ -202,10 +202,15 @@ class Edition:
         """The card a person means by ``name``: its id, its name or an alias, any case."""
         if isinstance(name, Card):
             return name
-        found = self._lookup.get(normalize(name))
+        found = self._ids.get(name) or self._lookup.get(normalize(name))
         if found is None:
             raise KeyError(f"{self.id} has no card {name!r}")
         return found
+
+    @cached_property
+    def _ids(self) -> dict[str, Card]:
+        """Exact ids, looked up first: games and records written by the kit use them."""
+        return {card.id: card for card in self.cards}
 
     @cached_property
     def _lookup(self) -> dict[str, Card]:

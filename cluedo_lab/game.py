@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Protocol
 from .deal import Deal, deal
 from .edition import Edition, load_edition
 from .errors import IllegalAction
+from .record import Record
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,10 @@ class Game(ABC):
             data["hand"] = [c.id for c in self.deal.hands[seat]]
         data["events"] = [view(e, observer) for e in self.events]
         return data
+
+    def record(self, seat: int | None) -> Record:
+        """``Record.from_dict(self.record_for(seat))``, parsed against the loaded edition."""
+        return Record.from_dict(self.record_for(seat), edition=self.edition)
 
     def record_extras(self) -> dict[str, Any]:
         """Set-up keys a subclass adds to every record (e.g. the fugitive)."""

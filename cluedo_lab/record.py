@@ -290,10 +290,11 @@ class Record:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Record:
+    def from_dict(cls, data: Mapping[str, Any], edition: Edition | None = None) -> Record:
         """Parse and validate; the record keeps its own copy, so later changes to ``data``
-        do not reach it."""
-        return _Parser(copy.deepcopy(data)).record()
+        do not reach it. ``edition``: the edition ``data`` names, already loaded (a game
+        passes its own: reading the edition again costs more than the rest of a parse)."""
+        return _Parser(copy.deepcopy(data), edition).record()
 
     def __repr__(self) -> str:
         who = f"observer={self.observer!r}" if self.observer else "public"
@@ -331,10 +332,11 @@ def custom_edition(deck: Mapping[str, Sequence[str]]) -> Edition:
 
 
 class _Parser:
-    def __init__(self, data: Mapping[str, Any]):
+    def __init__(self, data: Mapping[str, Any], edition: Edition | None = None):
         if not isinstance(data, Mapping):
             raise RecordError("a record is a JSON object")
         self.data = data
+        self.loaded = edition
         self.position: int | None = None
 
     def fail(self, problem: str, key: str | None = None) -> RecordError:
@@ -406,6 +408,11 @@ class _Parser:
         data = self.data
         if ("edition" in data) == ("deck" in data):
             raise self.fail("give either an edition or a custom deck", "edition")
+        if self.loaded is not None:
+            if data.get("edition") != self.loaded.id:
+                raise self.fail(f"the record names {data.get('edition')!r}, not the edition "
+                                f"given ({self.loaded.id!r})", "edition")
+            return self.loaded
         if "deck" in data:
             return custom_edition(data["deck"])
         if isinstance(data["edition"], Mapping):

@@ -104,12 +104,6 @@ def shown(game: Game, value: Any) -> str:
     return str(value)
 
 
-def _record(game: Game, seat: int) -> Record:
-    if hasattr(game, "record"):
-        return game.record(seat)
-    return Record.from_dict(game.record_for(seat))
-
-
 # ---------------------------------------------------------------------------------------------
 # Controls: the legal actions as buttons and drop-downs
 # ---------------------------------------------------------------------------------------------
@@ -257,7 +251,7 @@ Entry = str | int
 
 def opening(game: Game, seat: int) -> list[Entry]:
     """The first lines of a seat's log: the game, who you are, your cards."""
-    record = _record(game, seat)
+    record = game.record(seat)
     me = game.names[seat]
     who = f"You are {me}"
     characters = getattr(game, "characters", None)
@@ -481,7 +475,7 @@ class Table(_View):
     def record(self) -> Record:
         """Your record: what your seat has seen (parsed again only after new events)."""
         if self._record[0] != len(self.game.events):
-            self._record = (len(self.game.events), _record(self.game, self.seat))
+            self._record = (len(self.game.events), self.game.record(self.seat))
         return self._record[1]
 
     def log(self) -> list[str]:

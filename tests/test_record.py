@@ -146,6 +146,18 @@ def test_edition_not_a_string():
     fails(data, event=None, field="edition")
 
 
+def test_an_edition_given_already_loaded_must_be_the_one_the_record_names():
+    from cluedo_lab.edition import load_edition
+
+    classic = load_edition("cluedo-classic-1949")
+    data = {"edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"], "events": []}
+    assert Record.from_dict(data, edition=classic).edition is classic
+    wrong = dict(data, edition="clue-classic-2023")
+    with pytest.raises(RecordError, match="not the edition given") as error:
+        Record.from_dict(wrong, edition=classic)
+    assert error.value.field == "edition"
+
+
 @pytest.mark.parametrize("deck", [{}, {"suspect": ["Plum"]}, {"suspect": "Plum, White"},
                                   {"suspect": ["Plum", "White"], "weapon": ["Rope", "plum"]}])
 def test_bad_custom_deck(deck):
