@@ -396,8 +396,6 @@ class BoardGame(Game):
         self.accused = [False] * n
         self.false_witnesses = [False] * n
         self.summoned = [False] * n
-        self._winner: int | None = None
-        self._over = False
         self.turn_number = 0
         self._say(f"{ed.name} ({ed.id}), seed {self.seed}, {self.dice} "
                   f"on {board.name}")
@@ -547,14 +545,6 @@ class BoardGame(Game):
         if self.phase == "clue-show":
             return self.tasks[0]["shower"]
         return self.turn
-
-    @property
-    def winner(self) -> int | None:
-        return self._winner
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
 
     def active(self, seat: int) -> bool:
         """Does this seat still take turns (no wrong accusation, not a proven false witness)?"""
@@ -1028,12 +1018,6 @@ class BoardGame(Game):
         except KeyError:
             return None
 
-    def _name(self, card: str) -> str:
-        return self.edition.card(card).name
-
-    def _names(self, cards: Iterable[str]) -> str:
-        return ", ".join(self._name(c) for c in cards)
-
     def _sorted(self, cards: Iterable[str]) -> list[str]:
         return sorted(cards, key=self._order.__getitem__)
 
@@ -1043,10 +1027,6 @@ class BoardGame(Game):
         start = next((s for s, sq in self.board.starts.items() if sq == node), None)
         return f"on {self._name(start)}'s start square" if start in self._order \
             else f"on square {node}"
-
-    def _say(self, text: str) -> None:
-        """A log line with no record event."""
-        self.log.append(text)
 
     def _canonical(self, action: Action) -> Action:
         """Names, aliases and seat numbers become ids; lists of cards go in deck order."""

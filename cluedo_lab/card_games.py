@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -163,8 +163,6 @@ class CardGame(Game):
         self.fixed.hands = tuple(
             frozenset(c.id for c in hand) for hand in self.deal.hands)
         self.out = _Flat([False] * n)
-        self._winner: int | None = None
-        self._over = False
         self.fixed.order = {c.id: i for i, c in enumerate(self.edition.cards)}
         self._say(f"{self.edition.name}, seed {self.seed}: "
                   + ", ".join(f"{name} holds {self._names(self.deal.hands[s])}"
@@ -173,16 +171,6 @@ class CardGame(Game):
             self._say(f"Face up for everyone: {self._names(self.deal.face_up)}")
 
     # -- small helpers -----------------------------------------------------------------------
-    def _say(self, text: str) -> None:
-        """A log line with no record event (turns, declarations, the end)."""
-        self.log.append(text)
-
-    def _name(self, card_id: str) -> str:
-        return self.edition.card(card_id).name
-
-    def _names(self, cards: Iterable[Any]) -> str:
-        return ", ".join(self._name(getattr(c, "id", c)) for c in cards)
-
     def _left(self, seat: int) -> list[int]:
         """The other seats in asking order: the asker's left first, then round the table."""
         n = len(self.names)
@@ -242,14 +230,6 @@ class CardGame(Game):
         if sorted(self.edition.card(c).category for c in cards) != sorted(c.id for c in cats):
             return f"an accusation names {wanted}"
         return None
-
-    @property
-    def winner(self) -> int | None:
-        return self._winner
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
 
     def active(self, seat: int) -> bool:
         """May this seat still take turns (not out after a wrong accusation)?"""

@@ -17,12 +17,12 @@ import copy
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from .deal import Deal, deal
-from .edition import Edition, load_edition
+from .edition import Card, Edition, load_edition
 from .errors import IllegalAction
 from .record import Record
 
@@ -138,6 +138,8 @@ class Game(ABC):
         self.history: list[Action] = []
         self.events: list[dict[str, Any]] = []
         self.log: list[str] = []
+        self._winner: int | None = None
+        self._over = False
         self.setup()
 
     # -- to implement ------------------------------------------------------------------------
@@ -162,13 +164,13 @@ class Game(ABC):
         """Carry out a legal action (the base class has already checked it)."""
 
     @property
-    @abstractmethod
     def winner(self) -> int | None:
         """The winning seat, None while playing or when nobody can win any more."""
+        return self._winner
 
     @property
-    @abstractmethod
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        return self._over
 
     def why_illegal(self, action: Action) -> str:
         """Why ``action`` is not allowed now; subclasses say more where they can."""
@@ -207,6 +209,16 @@ class Game(ABC):
             seat = self.current
             self.apply(bots[seat].choose(self, seat))
         raise RuntimeError(f"no result after {max_actions} actions")
+
+    def _say(self, text: str) -> None:
+        """A log line with no record event (turns, declarations, the end)."""
+        self.log.append(text)
+
+    def _name(self, card: str | Card) -> str:
+        return self.edition.card(card).name
+
+    def _names(self, cards: Iterable[str | Card]) -> str:
+        return ", ".join(self._name(c) for c in cards)
 
     def emit(self, event: Mapping[str, Any], text: str) -> None:
         """Record an event (with its '_seen_by' visibility) and a line of the readable log."""
