@@ -12,16 +12,17 @@ byte-for-byte elsewhere (tests/test_board_game.py, notebooks 10-12, saved tourna
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 
 import pytest
-from test_board_game import envelope, hand, of_kind, state
+from test_board_game import advance as advance_quietly
+from test_board_game import envelope, hand, of_kind, quiet_action, refused
 
 from cluedo_lab.board_bots import DetectiveBot, ExplorerBot
 from cluedo_lab.board_game import BoardGame, game_from_json
 from cluedo_lab.constraints import violated
-from cluedo_lab.errors import IllegalAction
 from cluedo_lab.game import Action, RandomBot
 from cluedo_lab.strategy import make_bot as strategy_bot
 from cluedo_lab.variant import variant
@@ -34,46 +35,11 @@ BASES = (E49, E14, E23)
 
 # -- helpers ----------------------------------------------------------------------------------
 
+advance = functools.partial(advance_quietly, limit=600)
+
+
 def game_of(base: str, players: int, seed: int, **options) -> BoardGame:
     return variant(base, players=players, **options).game(players, seed)
-
-
-def refused(game: BoardGame, action: Action | dict, *reason: str) -> None:
-    """``action`` raises IllegalAction saying every piece of ``reason`` and nothing changes."""
-    before = state(game)
-    with pytest.raises(IllegalAction) as error:
-        game.apply(action)
-    assert state(game) == before
-    for piece in reason:
-        assert piece in str(error.value), str(error.value)
-
-
-def quiet(game: BoardGame, rng: random.Random) -> Action:
-    """A test player that never suggests or accuses: rolls, enters a room when it can, ends
-    its turn, answers with a random card."""
-    by_kind: dict[str, list[Action]] = {}
-    for action in game.legal_actions():
-        by_kind.setdefault(action.kind, []).append(action)
-    for kind in ("show", "reveal", "clue"):
-        if kind in by_kind:
-            return rng.choice(by_kind[kind])
-    if "roll" in by_kind:
-        return by_kind["roll"][0]
-    if "move" in by_kind:
-        rooms = [a for a in by_kind["move"] if isinstance(a["to"], str)]
-        return rng.choice(rooms or by_kind["move"])
-    return by_kind["end"][0]
-
-
-def advance(game: BoardGame, until: Callable[[BoardGame], bool], seed: int = 0,
-            limit: int = 600) -> BoardGame:
-    rng = random.Random(seed)
-    for _ in range(limit):
-        if until(game):
-            return game
-        assert not game.is_over
-        game.apply(quiet(game, rng))
-    raise AssertionError("the game did not get there")  # pragma: no cover
 
 
 def ready_to_suggest(game: BoardGame) -> bool:
@@ -368,7 +334,7 @@ def test_wrong_leaves_no_more_turns_and_skipped_when_answering(base):
             assert event["passed"] == (asked[:asked.index(holder)] if holder else asked)
             asked_about_theirs += bool(hand(game, out) & named)
         else:
-            game.apply(quiet(game, rng))
+            game.apply(quiet_action(game, rng))
     assert asked_about_theirs > 0
     record = game.record(None)
     assert record.departed() == (name,)
