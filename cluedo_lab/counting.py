@@ -373,14 +373,6 @@ class _Forced:
 Answer = tuple[str, str] | tuple[str] | tuple | None
 
 
-def answer_distribution(problem: Problem, answerers: Sequence[str], named: Sequence[str],
-                        sees_card: bool, envelope: str = "envelope"
-                        ) -> dict[Answer, dict[tuple[str, ...], Weight]]:
-    """The joint weight of each answer to a question and each envelope (see
-    :class:`AnswerCounter`, which shares its work between questions)."""
-    return AnswerCounter(problem, answerers, envelope).distribution(named, sees_card)
-
-
 class AnswerCounter:
     """The joint weight of each answer to a question and each envelope, for many questions.
 
