@@ -248,7 +248,7 @@ class Game(ABC):
 
     def record(self, seat: int | None) -> Record:
         """``Record.from_dict(self.record_for(seat))``, parsed against the loaded edition."""
-        return Record.from_dict(self.record_for(seat), edition=self.edition)
+        return Record.from_dict(self.record_for(seat), edition=self.edition, fresh=True)
 
     def record_extras(self) -> dict[str, Any]:
         """Set-up keys a subclass adds to every record (e.g. the fugitive)."""

@@ -290,11 +290,14 @@ class Record:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], edition: Edition | None = None) -> Record:
+    def from_dict(cls, data: Mapping[str, Any], edition: Edition | None = None, *,
+                  fresh: bool = False) -> Record:
         """Parse and validate; the record keeps its own copy, so later changes to ``data``
         do not reach it. ``edition``: the edition ``data`` names, already loaded (a game
-        passes its own: reading the edition again costs more than the rest of a parse)."""
-        return _Parser(copy.deepcopy(data), edition).record()
+        passes its own: reading the edition again costs more than the rest of a parse).
+        ``fresh=True`` skips the copy, for data made for this call and not kept (a game's
+        ``record_for``): bots and checks parse a record after every event."""
+        return _Parser(data if fresh else copy.deepcopy(data), edition).record()
 
     def __repr__(self) -> str:
         who = f"observer={self.observer!r}" if self.observer else "public"
