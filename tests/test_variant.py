@@ -564,3 +564,17 @@ def test_a_saved_variant_game_opens_in_a_new_session(base, tmp_path):
     out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("spec, says", [
+    ({"base": "no-such-edition"}, "no such edition"),
+    ({"base": "cluedo-card-game-2018", "colour": "red"}, "unknown option 'colour'"),
+    ({"nobase": 1}, "a variant is written"),
+])
+def test_a_saved_game_naming_a_bad_variant_is_refused_clearly(spec, says):
+    from cluedo_lab.card_games import game_from_json
+
+    saved = {"game": "card", "edition": spec, "players": ["A", "B", "C"], "seed": 0,
+             "actions": []}
+    with pytest.raises(VariantError, match=says):
+        game_from_json(json.dumps(saved))
