@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -398,6 +399,11 @@ class AnswerCounter:
                  envelope: str = "envelope", every: bool = False):
         self.answerers = tuple(answerers)
         self.every = every
+        # Whole numbers throughout: each factor's weights are scaled to integers. Every deal
+        # meets every factor once, so all weights grow by one constant, ``unit``, which the
+        # denominator of :meth:`scaled` divides out again.
+        factors, self.unit = _whole_factors(problem.factors)
+        problem = Problem(problem.categories, problem.places, problem.allowed, factors)
         self.prep = _prepare(problem, envelope, frozenset(), first=answerers)
         if self.prep is not None:
             prep = self.prep
@@ -408,137 +414,43 @@ class AnswerCounter:
             self.envelope_moves = (
                 [(ks, weight, new) for new, weight, ks in prep.envelope_choices()]
                 if prep.order and prep.order[0] == prep.env_index else None)
+            self._live: list[dict] = [{} for _ in prep.order]
+
+    def live_moves(self, step: int, state: tuple[int, ...]
+                   ) -> list[tuple[tuple[int, ...], int, int, tuple[int, ...]]]:
+        """The moves from ``state`` that some deal completes, as (next state, weight, weight
+        of every deal through the move, cards taken per class). They do not depend on the
+        question, so they are computed once and shared by every question."""
+        found = self._live[step].get(state)
+        if found is None:
+            dp = self.prep.dp
+            found = []
+            for new, weight, _ in dp.transitions(step, state):
+                rest = dp.ways(step + 1, new)
+                if rest:
+                    taken = tuple([was - now for was, now in zip(state, new, strict=True)])
+                    found.append((new, weight, weight * rest, taken))
+            self._live[step][state] = found
+        return found
 
     def distribution(self, named: Sequence[str], sees_card: bool
                      ) -> dict[Answer, dict[tuple[str, ...], Weight]]:
         """{answer: {envelope: weight}}, weights on the scale of the deal count."""
         joint, denominator = self.scaled(named, sees_card)
-        return {answer: {key: _exact(Fraction(value, 1) / denominator)
+        return {answer: {key: _exact(Fraction(value, denominator))
                          for key, value in row.items()}
                 for answer, row in joint.items()}
 
     def scaled(self, named: Sequence[str], sees_card: bool
-               ) -> tuple[dict[Answer, dict[tuple[str, ...], Weight]], int]:
-        """As :meth:`distribution`, every weight times the denominator returned second
-        (whole numbers under the uniform model: no Fractions in the inner loop)."""
+               ) -> tuple[dict[Answer, dict[tuple[str, ...], int]], int]:
+        """As :meth:`distribution`, every weight a whole number times the denominator
+        returned second (Fractions in the inner loop would be ten times slower)."""
         prep = self.prep
         if prep is None:
             return {}, 1
-        dp = prep.dp
-        fixed_named: dict[int, list[str]] = defaultdict(list)
-        for card in named:
-            if card in prep.fixed:
-                fixed_named[prep.fixed[card]].append(card)
-        loose = [c for c in named if c not in prep.fixed]
-        memo: dict[tuple, dict[Answer, Weight]] = {}
-
-        # Answers are counted times ``scale`` so that splitting a shown card's weight among
-        # the k cards held stays in whole numbers (Fractions would be ten times slower). With
-        # every shower answering, the k's along one answer add up to at most len(named), so
-        # their product divides len(named)!.
-        every = self.every
-        scale = math.factorial(len(named)) if every else math.lcm(*range(1, len(named) + 1))
-        by_class: dict[int, list[str]] = defaultdict(list)
-        for card in loose:
-            by_class[self.class_of[card]].append(card)
-        split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}
-
-        def shown(result: dict, who: str, held: list[str], weight: Weight) -> None:
-            if sees_card:
-                for card in held:
-                    result[(who, card)] = result.get((who, card), 0) + \
-                        weight * (scale // len(held))
-            else:
-                result[(who,)] = result.get((who,), 0) + weight * scale
-
-        def shown_then(result: dict, who: str, held: list[str], weight: Weight,
-                       later: Mapping[Answer, Weight]) -> None:
-            """Every shower answers: this one shows (one of) ``held``, then the later
-            answers follow. Each later weight already carries ``scale``, and the k's along
-            an answer divide it, so the division by len(held) is exact."""
-            for suffix, value in later.items():
-                if not value:
-                    continue
-                if sees_card:
-                    for card in held:
-                        key = ((who, card), *suffix)
-                        part = weight * value
-                        part = part // len(held) if isinstance(part, int) else part / len(held)
-                        result[key] = result.get(key, 0) + part
-                else:
-                    key = ((who,), *suffix)
-                    result[key] = result.get(key, 0) + weight * value
-
-        named_classes = tuple(by_class)
-
-        def splits(free: tuple[str, ...], left: tuple[int, ...], taken: tuple[int, ...]
-                   ) -> tuple[list[tuple[list[str], int]], int]:
-            """Each set of the free named cards a hand may take (``taken`` of the ``left``
-            cards of each named card's class), with its chance as a numerator over one
-            common denominator (returned second)."""
-            key = (free, left, taken)
-            found = split_memo.get(key)
-            if found is None:
-                parts = []
-                for k, r, t in zip(named_classes, left, taken, strict=True):
-                    cards = [c for c in by_class[k] if c in free]
-                    m = len(cards)
-                    parts.append([(list(chosen), math.comb(r - m, t - j))
-                                  for j in range(min(m, t) + 1) if math.comb(r - m, t - j)
-                                  for chosen in itertools.combinations(cards, j)])
-                options = [([c for cards, _ in combo for c in cards],
-                            math.prod(n for _, n in combo))
-                           for combo in itertools.product(*parts)]
-                denominator = math.prod(math.comb(r, t) for r, t in zip(left, taken,
-                                                                         strict=True))
-                found = split_memo[key] = (options, denominator)
-            return found
-
-        def tracked(free: tuple[str, ...], a: int, step: int, state: tuple[int, ...]
-                    ) -> dict[Answer, Weight]:
-            """Answers from here on (times ``scale``), given that the ``free`` named cards
-            are still among the cards left in ``state``."""
-            if a == len(self.answerers):
-                return {() if every else None: dp.ways(step, state) * scale}
-            key = (free, a, step, state)
-            if key in memo:
-                return memo[key]
-            who = self.answerers[a]
-            place = self.index[who]
-            result: dict[Answer, Weight] = {}
-            if self.step_of.get(place) == step:
-                left = tuple([state[k] for k in named_classes])
-                for new, weight, ks in dp.transitions(step, state):
-                    options, denominator = splits(free, left,
-                                                  tuple([ks.get(k, 0) for k in named_classes]))
-                    # ``weight`` counts the ways to pick this hand's cards, so it is a
-                    # multiple of the denominator when it is a whole number.
-                    base = weight // denominator if isinstance(weight, int) \
-                        else weight / denominator
-                    rest = None
-                    for taken, numerator in options:
-                        held = fixed_named[place] + taken
-                        if held and every:
-                            left_free = tuple(c for c in free if c not in taken)
-                            shown_then(result, who, held, base * numerator,
-                                       tracked(left_free, a + 1, step + 1, new))
-                        elif held:
-                            if rest is None:
-                                rest = dp.ways(step + 1, new)
-                            if rest:
-                                shown(result, who, held, base * numerator * rest)
-                        else:
-                            for answer, value in tracked(free, a + 1, step + 1, new).items():
-                                result[answer] = result.get(answer, 0) + base * numerator * value
-            elif fixed_named[place] and every:
-                shown_then(result, who, fixed_named[place], 1, tracked(free, a + 1, step, state))
-            elif fixed_named[place]:
-                shown(result, who, fixed_named[place], dp.ways(step, state))
-            else:
-                result = tracked(free, a + 1, step, state)
-            memo[key] = result
-            return result
-
+        question = _Question(self, named, sees_card)
+        walk, unpack = ((question.every_walk, dict) if self.every else
+                        (question.first_walk, question.unpack))
         if self.envelope_moves is not None:
             choices = [(ks, weight, 1, new) for ks, weight, new in self.envelope_moves]
         else:
@@ -548,17 +460,205 @@ class AnswerCounter:
         keyed = [(weight, step, new, prep.envelope_cards(ks))
                  for ks, weight, step, new in choices]
         common = math.lcm(*(len(keys) for *_, keys in keyed)) if keyed else 1
-        joint: dict[Answer, dict[tuple[str, ...], Weight]] = defaultdict(dict)
+        joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
         for weight, step, new, keys in keyed:
             multiplier = weight * prep.constant * (common // len(keys))
             for key, _ in keys:
                 inside = set(key)
-                free = tuple(c for c in loose if c not in inside)
-                for answer, value in tracked(free, 0, step, new).items():
+                free = tuple(c for c in question.loose if c not in inside)
+                for answer, value in unpack(walk(free, 0, step, new)).items():
                     if value:
                         row = joint[answer]
                         row[key] = row.get(key, 0) + multiplier * value
-        return dict(joint), scale * common
+        return dict(joint), question.scale * common * self.unit
+
+
+class _Question:
+    """One question's walk over an :class:`AnswerCounter`'s moves: the answers from each
+    state on, memoised, given which named cards are still free (not yet in a hand or the
+    envelope). Weights are whole numbers times ``scale``, so that splitting a shown card's
+    weight among the k cards held stays exact."""
+
+    def __init__(self, counter: AnswerCounter, named: Sequence[str], sees_card: bool):
+        prep = counter.prep
+        self.counter = counter
+        self.dp = prep.dp
+        self.sees_card = sees_card
+        self.fixed_named: dict[int, list[str]] = defaultdict(list)
+        for card in named:
+            if card in prep.fixed:
+                self.fixed_named[prep.fixed[card]].append(card)
+        self.loose = [c for c in named if c not in prep.fixed]
+        self.by_class: dict[int, list[str]] = defaultdict(list)
+        for card in self.loose:
+            self.by_class[counter.class_of[card]].append(card)
+        classes = self.named_classes = tuple(self.by_class)
+        if len(classes) > 1:
+            self.pick = operator.itemgetter(*classes)
+        else:
+            def pick(counts: tuple[int, ...]) -> tuple[int, ...]:
+                return tuple([counts[k] for k in classes])
+            self.pick = pick
+        # With every shower answering, the k's along one answer add up to at most
+        # len(named), so their product divides len(named)!.
+        self.scale = (math.factorial(len(named)) if counter.every
+                      else math.lcm(*range(1, len(named) + 1)))
+        self.memo: dict[tuple, Any] = {}
+        self.split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}
+        # First-who-can answers are few: each is a field of one packed integer, wide enough
+        # for the whole count, so adding up answers over moves is one integer operation.
+        answers: list[Answer] = [None]
+        for who in counter.answerers:
+            answers += [(who, card) for card in named] if sees_card else [(who,)]
+        width = (self.scale * self.dp.ways(0, prep.start)).bit_length() + 1
+        self.shift = {answer: i * width for i, answer in enumerate(answers)}
+        self.mask = (1 << width) - 1
+
+    def splits(self, free: tuple[str, ...], left: tuple[int, ...], taken: tuple[int, ...]
+               ) -> tuple[list[tuple[list[str], int]], int]:
+        """Each set of the free named cards a hand may take (``taken`` of the ``left``
+        cards of each named card's class), with its chance as a numerator over one common
+        denominator (returned second)."""
+        key = (free, left, taken)
+        found = self.split_memo.get(key)
+        if found is None:
+            parts = []
+            for k, r, t in zip(self.named_classes, left, taken, strict=True):
+                cards = [c for c in self.by_class[k] if c in free]
+                m = len(cards)
+                parts.append([(list(chosen), math.comb(r - m, t - j))
+                              for j in range(min(m, t) + 1) if math.comb(r - m, t - j)
+                              for chosen in itertools.combinations(cards, j)])
+            options = [([c for cards, _ in combo for c in cards], math.prod(n for _, n in combo))
+                       for combo in itertools.product(*parts)]
+            denominator = math.prod(math.comb(r, t) for r, t in zip(left, taken, strict=True))
+            found = self.split_memo[key] = (options, denominator)
+        return found
+
+    def packed_show(self, who: str, held: list[str], weight: int) -> int:
+        """``who`` shows one of ``held`` (each with an equal share) in ``weight`` deals."""
+        if not self.sees_card:
+            return (weight * self.scale) << self.shift[(who,)]
+        share = weight * (self.scale // len(held))
+        return sum(share << self.shift[(who, card)] for card in held)
+
+    def unpack(self, packed: int) -> dict[Answer, int]:
+        return {answer: (packed >> shift) & self.mask for answer, shift in self.shift.items()}
+
+    def first_walk(self, free: tuple[str, ...], a: int, step: int, state: tuple[int, ...]
+                   ) -> int:
+        """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed."""
+        counter = self.counter
+        if a == len(counter.answerers):
+            return self.dp.ways(step, state) * self.scale
+        key = (free, a, step, state)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        who = counter.answerers[a]
+        place = counter.index[who]
+        here = self.fixed_named[place]
+        if counter.step_of.get(place) != step:
+            # This answerer's hand is already known: they show or pass for certain.
+            total = (self.packed_show(who, here, self.dp.ways(step, state)) if here
+                     else self.first_walk(free, a + 1, step, state))
+            self.memo[key] = total
+            return total
+        # Moves that take as many of each named class are alike up to here: add up their
+        # deals once, and walk on only where this answerer passes.
+        pick = self.pick
+        groups: dict[tuple[int, ...], list] = {}
+        for new, weight, through, taken_all in counter.live_moves(step, state):
+            taken_named = pick(taken_all)
+            group = groups.get(taken_named)
+            if group is None:
+                group = groups[taken_named] = [0, []]
+            group[0] += through
+            group[1].append((new, weight))
+        total = 0
+        left = pick(state)
+        memo, after, next_step = self.memo, a + 1, step + 1
+        for taken_named, (through, members) in groups.items():
+            options, denominator = self.splits(free, left, taken_named)
+            # Each move's weight counts the ways to pick the named classes' cards, so it
+            # is a multiple of the denominator.
+            through //= denominator
+            for taken, numerator in options:
+                if here or taken:
+                    total += self.packed_show(who, here + taken, through * numerator)
+                    continue
+                for new, weight in members:
+                    later = memo.get((free, after, next_step, new))
+                    if later is None:
+                        later = self.first_walk(free, after, next_step, new)
+                    total += weight // denominator * numerator * later
+        self.memo[key] = total
+        return total
+
+    def every_walk(self, free: tuple[str, ...], a: int, step: int, state: tuple[int, ...]
+                   ) -> dict[Answer, int]:
+        """Every-who-can answers from answerer ``a`` on, given the ``free`` named cards."""
+        counter = self.counter
+        if a == len(counter.answerers):
+            return {(): self.dp.ways(step, state) * self.scale}
+        key = (free, a, step, state)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        who = counter.answerers[a]
+        place = counter.index[who]
+        here = self.fixed_named[place]
+        result: dict[Answer, int] = {}
+        if counter.step_of.get(place) != step:
+            later = self.every_walk(free, a + 1, step, state)
+            result = self.then(who, here, 1, later) if here else later
+            self.memo[key] = result
+            return result
+        left = self.pick(state)
+        for new, weight, _, taken_all in counter.live_moves(step, state):
+            options, denominator = self.splits(free, left, self.pick(taken_all))
+            for taken, numerator in options:
+                rest = tuple(c for c in free if c not in taken) if taken else free
+                later = self.every_walk(rest, a + 1, step + 1, new)
+                part = weight // denominator * numerator
+                if here or taken:
+                    later = self.then(who, here + taken, part, later)
+                    part = 1
+                for answer, value in later.items():
+                    result[answer] = result.get(answer, 0) + part * value
+        self.memo[key] = result
+        return result
+
+    def then(self, who: str, held: list[str], weight: int, later: Mapping[Answer, int]
+             ) -> dict[Answer, int]:
+        """``who`` shows (one of) ``held``, then the ``later`` answers follow. Each later
+        weight already carries ``scale``, and the k's along an answer divide it, so the
+        division by len(held) is exact."""
+        result: dict[Answer, int] = {}
+        for suffix, value in later.items():
+            if not value:
+                continue
+            if not self.sees_card:
+                result[((who,), *suffix)] = weight * value
+                continue
+            for card in held:
+                result[((who, card), *suffix)] = weight * value // len(held)
+        return result
+
+
+def _whole_factors(factors: Sequence[Factor]) -> tuple[tuple[Factor, ...], int]:
+    """The factors with their weights scaled to whole numbers, and the product of the
+    scales (by which every deal's weight grows)."""
+    out = []
+    unit = 1
+    for factor in factors:
+        lcm = math.lcm(*(Fraction(w).denominator for w in factor.weights))
+        if lcm > 1:
+            factor = Factor(factor.place, factor.cards,
+                            tuple(int(w * lcm) for w in factor.weights), factor.label)
+        out.append(factor)
+        unit *= lcm
+    return tuple(out), unit
 
 
 def _exact(value: Weight) -> Weight:
