@@ -414,23 +414,42 @@ class AnswerCounter:
             self.envelope_moves = (
                 [(ks, weight, new) for new, weight, ks in prep.envelope_choices()]
                 if prep.order and prep.order[0] == prep.env_index else None)
-            self._live: list[dict] = [{} for _ in prep.order]
+            # States get small numbers: the walks key their memos by them.
+            self._ids: dict[tuple[int, ...], int] = {}
+            self.states: list[tuple[int, ...]] = []
+            self._live: dict[int, list] = {}
+            choices = ([(ks, weight, 1, new) for ks, weight, new in self.envelope_moves]
+                       if self.envelope_moves is not None else [({}, 1, 0, prep.start)])
+            # Each envelope choice stands for ``ways`` envelopes with equal shares: count
+            # every cell times ``common`` (a multiple of every ``ways``) to stay in whole
+            # numbers.
+            self.starts = [(weight, step, self.state_id(new),
+                            [key for key, _ in prep.envelope_cards(ks)])
+                           for ks, weight, step, new in choices]
+            self.common = math.lcm(*(len(keys) for *_, keys in self.starts))
 
-    def live_moves(self, step: int, state: tuple[int, ...]
-                   ) -> list[tuple[tuple[int, ...], int, int, tuple[int, ...]]]:
-        """The moves from ``state`` that some deal completes, as (next state, weight, weight
-        of every deal through the move, cards taken per class). They do not depend on the
-        question, so they are computed once and shared by every question."""
-        found = self._live[step].get(state)
+    def state_id(self, state: tuple[int, ...]) -> int:
+        found = self._ids.get(state)
+        if found is None:
+            found = self._ids[state] = len(self.states)
+            self.states.append(state)
+        return found
+
+    def live_moves(self, step: int, sid: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
+        """The moves from state ``sid`` that some deal completes, as (next state's number,
+        weight, weight of every deal through the move, cards taken per class). They do not
+        depend on the question, so they are computed once and shared by every question."""
+        found = self._live.get(sid)
         if found is None:
             dp = self.prep.dp
+            state = self.states[sid]
             found = []
             for new, weight, _ in dp.transitions(step, state):
                 rest = dp.ways(step + 1, new)
                 if rest:
                     taken = tuple([was - now for was, now in zip(state, new, strict=True)])
-                    found.append((new, weight, weight * rest, taken))
-            self._live[step][state] = found
+                    found.append((self.state_id(new), weight, weight * rest, taken))
+            self._live[sid] = found
         return found
 
     def distribution(self, named: Sequence[str], sees_card: bool
@@ -451,19 +470,11 @@ class AnswerCounter:
         question = _Question(self, named, sees_card)
         walk, unpack = ((question.every_walk, dict) if self.every else
                         (question.first_walk, question.unpack))
-        if self.envelope_moves is not None:
-            choices = [(ks, weight, 1, new) for ks, weight, new in self.envelope_moves]
-        else:
-            choices = [({}, 1, 0, prep.start)]
-        # Each envelope choice stands for ``ways`` envelopes with equal shares: count every
-        # cell times ``common`` (a multiple of every ``ways``) to stay in whole numbers.
-        keyed = [(weight, step, new, prep.envelope_cards(ks))
-                 for ks, weight, step, new in choices]
-        common = math.lcm(*(len(keys) for *_, keys in keyed)) if keyed else 1
+        common = self.common
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
-        for weight, step, new, keys in keyed:
+        for weight, step, new, keys in self.starts:
             multiplier = weight * prep.constant * (common // len(keys))
-            for key, _ in keys:
+            for key in keys:
                 inside = set(key)
                 free = tuple(c for c in question.loose if c not in inside)
                 for answer, value in unpack(walk(free, 0, step, new)).items():
@@ -503,7 +514,9 @@ class _Question:
         # len(named), so their product divides len(named)!.
         self.scale = (math.factorial(len(named)) if counter.every
                       else math.lcm(*range(1, len(named) + 1)))
-        self.memo: dict[tuple, Any] = {}
+        self.memo: dict[tuple, dict[int, Any]] = {}
+        self.groups: dict[int, dict[tuple[int, ...], list]] = {}
+        self.outcomes: dict[tuple, tuple[int, int, int]] = {}
         self.split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}
         # First-who-can answers are few: each is a field of one packed integer, wide enough
         # for the whole count, so adding up answers over moves is one integer operation.
@@ -535,74 +548,102 @@ class _Question:
             found = self.split_memo[key] = (options, denominator)
         return found
 
-    def packed_show(self, who: str, held: list[str], weight: int) -> int:
-        """``who`` shows one of ``held`` (each with an equal share) in ``weight`` deals."""
+    def unit(self, who: str, held: list[str]) -> int:
+        """The packed answers of one deal in which ``who`` shows one of ``held``, each
+        with an equal share."""
         if not self.sees_card:
-            return (weight * self.scale) << self.shift[(who,)]
-        share = weight * (self.scale // len(held))
+            return self.scale << self.shift[(who,)]
+        share = self.scale // len(held)
         return sum(share << self.shift[(who, card)] for card in held)
+
+    def outcome(self, free: tuple[str, ...], a: int, left: tuple[int, ...],
+                taken: tuple[int, ...]) -> tuple[int, int, int]:
+        """Answerer ``a`` takes ``taken`` of the ``left`` cards of each named class: the
+        chances (numerators over the denominator returned first) that they show, as packed
+        answers per deal, and that they pass."""
+        key = (free, a, left, taken)
+        found = self.outcomes.get(key)
+        if found is None:
+            who = self.counter.answerers[a]
+            here = self.fixed_named[self.counter.index[who]]
+            options, denominator = self.splits(free, left, taken)
+            shows = passes = 0
+            for cards, numerator in options:
+                if here or cards:
+                    shows += numerator * self.unit(who, here + cards)
+                else:
+                    passes += numerator
+            found = self.outcomes[key] = (denominator, shows, passes)
+        return found
 
     def unpack(self, packed: int) -> dict[Answer, int]:
         return {answer: (packed >> shift) & self.mask for answer, shift in self.shift.items()}
 
-    def first_walk(self, free: tuple[str, ...], a: int, step: int, state: tuple[int, ...]
-                   ) -> int:
-        """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed."""
-        counter = self.counter
-        if a == len(counter.answerers):
-            return self.dp.ways(step, state) * self.scale
-        key = (free, a, step, state)
-        found = self.memo.get(key)
+    def memo_of(self, free: tuple[str, ...], a: int) -> dict[int, Any]:
+        found = self.memo.get((free, a))
+        if found is None:
+            found = self.memo[(free, a)] = {}
+        return found
+
+    def first_walk(self, free: tuple[str, ...], a: int, step: int, sid: int) -> int:
+        """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed, from
+        state number ``sid``."""
+        memo = self.memo_of(free, a)
+        found = memo.get(sid)
         if found is not None:
             return found
+        counter = self.counter
+        state = counter.states[sid]
+        if a == len(counter.answerers):
+            total = memo[sid] = self.dp.ways(step, state) * self.scale
+            return total
         who = counter.answerers[a]
-        place = counter.index[who]
-        here = self.fixed_named[place]
-        if counter.step_of.get(place) != step:
+        here = self.fixed_named[counter.index[who]]
+        if counter.step_of.get(counter.index[who]) != step:
             # This answerer's hand is already known: they show or pass for certain.
-            total = (self.packed_show(who, here, self.dp.ways(step, state)) if here
-                     else self.first_walk(free, a + 1, step, state))
-            self.memo[key] = total
+            total = memo[sid] = (self.dp.ways(step, state) * self.unit(who, here) if here
+                                 else self.first_walk(free, a + 1, step, sid))
             return total
         # Moves that take as many of each named class are alike up to here: add up their
         # deals once, and walk on only where this answerer passes.
         pick = self.pick
-        groups: dict[tuple[int, ...], list] = {}
-        for new, weight, through, taken_all in counter.live_moves(step, state):
-            taken_named = pick(taken_all)
-            group = groups.get(taken_named)
-            if group is None:
-                group = groups[taken_named] = [0, []]
-            group[0] += through
-            group[1].append((new, weight))
+        groups = self.groups.get(sid)
+        if groups is None:
+            groups = self.groups[sid] = {}
+            for new, weight, through, taken_all in counter.live_moves(step, sid):
+                taken_named = pick(taken_all)
+                group = groups.get(taken_named)
+                if group is None:
+                    group = groups[taken_named] = [0, []]
+                group[0] += through
+                group[1].append((new, weight))
         total = 0
         left = pick(state)
-        memo, after, next_step = self.memo, a + 1, step + 1
+        later_memo = self.memo_of(free, a + 1)
         for taken_named, (through, members) in groups.items():
-            options, denominator = self.splits(free, left, taken_named)
+            denominator, shows, passes = self.outcome(free, a, left, taken_named)
             # Each move's weight counts the ways to pick the named classes' cards, so it
             # is a multiple of the denominator.
-            through //= denominator
-            for taken, numerator in options:
-                if here or taken:
-                    total += self.packed_show(who, here + taken, through * numerator)
-                    continue
+            if shows:
+                total += through // denominator * shows
+            if passes:
                 for new, weight in members:
-                    later = memo.get((free, after, next_step, new))
+                    later = later_memo.get(new)
                     if later is None:
-                        later = self.first_walk(free, after, next_step, new)
-                    total += weight // denominator * numerator * later
-        self.memo[key] = total
+                        later = self.first_walk(free, a + 1, step + 1, new)
+                    total += weight // denominator * passes * later
+        memo[sid] = total
         return total
 
-    def every_walk(self, free: tuple[str, ...], a: int, step: int, state: tuple[int, ...]
+    def every_walk(self, free: tuple[str, ...], a: int, step: int, sid: int
                    ) -> dict[Answer, int]:
         """Every-who-can answers from answerer ``a`` on, given the ``free`` named cards."""
         counter = self.counter
+        state = counter.states[sid]
         if a == len(counter.answerers):
             return {(): self.dp.ways(step, state) * self.scale}
-        key = (free, a, step, state)
-        found = self.memo.get(key)
+        memo = self.memo_of(free, a)
+        found = memo.get(sid)
         if found is not None:
             return found
         who = counter.answerers[a]
@@ -610,12 +651,11 @@ class _Question:
         here = self.fixed_named[place]
         result: dict[Answer, int] = {}
         if counter.step_of.get(place) != step:
-            later = self.every_walk(free, a + 1, step, state)
-            result = self.then(who, here, 1, later) if here else later
-            self.memo[key] = result
+            later = self.every_walk(free, a + 1, step, sid)
+            result = memo[sid] = self.then(who, here, 1, later) if here else later
             return result
         left = self.pick(state)
-        for new, weight, _, taken_all in counter.live_moves(step, state):
+        for new, weight, _, taken_all in counter.live_moves(step, sid):
             options, denominator = self.splits(free, left, self.pick(taken_all))
             for taken, numerator in options:
                 rest = tuple(c for c in free if c not in taken) if taken else free
@@ -626,7 +666,7 @@ class _Question:
                     part = 1
                 for answer, value in later.items():
                     result[answer] = result.get(answer, 0) + part * value
-        self.memo[key] = result
+        memo[sid] = result
         return result
 
     def then(self, who: str, held: list[str], weight: int, later: Mapping[Answer, int]
