@@ -21,7 +21,7 @@ import itertools
 import math
 import operator
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -735,13 +735,23 @@ class _StepDP:
         if step == self.steps:
             return 1 if self.finished(state) else 0
         memo = self._ways[step]
-        if state in memo:
-            return memo[state]
+        found = memo.get(state)
+        if found is not None:
+            return found
         total: Weight = 0
-        for new, weight, _ in self.transitions(step, state):
-            rest = self.ways(step + 1, new)
-            if rest:
-                total += weight * rest
+        if step + 1 == self.steps:
+            finished = self.finished
+            for new, weight, _ in self.transitions(step, state):
+                if finished(new):
+                    total += weight
+        else:
+            following = self._ways[step + 1]
+            for new, weight, _ in self.transitions(step, state):
+                rest = following.get(new)
+                if rest is None:
+                    rest = self.ways(step + 1, new)
+                if rest:
+                    total += weight * rest
         memo[state] = total
         return total
 
@@ -751,9 +761,10 @@ class _StepDP:
         layer = {start: 1}
         for step in range(self.steps):
             following: dict = defaultdict(int)
+            ways = self.ways
             for state, forward in layer.items():
                 for new, weight, move in self.transitions(step, state):
-                    rest = self.ways(step + 1, new)
+                    rest = ways(step + 1, new)
                     if not rest:
                         continue
                     flow = forward * weight
@@ -941,6 +952,8 @@ class _CapacityDP(_StepDP):
                         for k in classes]
         # Each factor: which slots count for it, its weights, and where counting stops
         # changing the weight (at-least-one needs only "none" or "some").
+        self.not_allowed = [[i for i in range(len(slots)) if i not in allowed]
+                            for allowed in self.allowed]
         self.factor_slots = [frozenset(i for i, (p, _) in enumerate(slots) if p == where)
                              for where, _, _ in factors]
         self.weights = [weights for _, _, weights in factors]
@@ -955,6 +968,8 @@ class _CapacityDP(_StepDP):
                 self.closes[ks[-1]].append(f)
         self.factors_of = {k: [f for f in range(len(factors)) if f in classes[k].factors]
                            for k in self.order}
+        self.counted = {k: [(f, self.factor_slots[f], self.count_cap[f]) for f in fs]
+                        for k, fs in self.factors_of.items()}
         # Look-ahead: how many cards the classes after each step can still bring to a slot.
         self.supply_after = []
         for j in range(len(self.order)):
@@ -983,7 +998,7 @@ class _CapacityDP(_StepDP):
         possible; then the rest, largest first."""
         special = [k for k, c in enumerate(self.classes) if c.factors]
         rest = sorted((k for k, c in enumerate(self.classes) if not c.factors),
-                      key=lambda k: -len(self.classes[k].members))
+                      key=lambda k: len(self.classes[k].members))
         remaining_members = {f: sum(1 for k in special if f in self.classes[k].factors)
                              for f in range(len(factors))}
         opened: set[int] = set()
@@ -1028,29 +1043,58 @@ class _CapacityDP(_StepDP):
         k = self.order[step]
         members = len(self.classes[k].members)
         supply = self.supply_after[step]
+        allowed = self.allowed[k]
+        # Later classes bring at most ``supply`` to each slot: this class must fill the rest
+        # of the slots it may go to, and the others must already be within reach.
+        if any(caps[i] > supply[i] for i in self.not_allowed[k]):
+            self._moves[step][state] = []
+            return []
+        splits: Iterable[dict[int, int]]
+        if members == 1:
+            # One card (the common case late in a game): it goes to a slot that must have
+            # it, or to any slot with room.
+            forced = [i for i in allowed if caps[i] > supply[i]]
+            if forced:
+                only = forced[0]
+                splits = ([{only: 1}] if len(forced) == 1 and caps[only] - supply[only] == 1
+                          else [])
+            else:
+                splits = [{i: 1} for i in allowed if caps[i]]
+        else:
+            least = [max(0, caps[i] - supply[i]) for i in allowed]
+            splits = _compositions(members, allowed, caps, least)
+        whole = math.factorial(members)
+        counted = self.counted[k]
+        closes = self.closes[k]
         moves = []
-        for split in _compositions(members, self.allowed[k], caps):
+        for split in splits:
             new_caps = list(caps)
-            for i, n in split.items():
+            weight: Weight = whole
+            items = split.items()
+            for i, n in items:
                 new_caps[i] -= n
-            if any(new_caps[i] > supply[i] for i in range(len(new_caps))):
-                continue
+                if n > 1:
+                    weight //= math.factorial(n)
             for group in self.symmetric:
                 for i, room in zip(group, sorted((new_caps[i] for i in group), reverse=True),
                                    strict=True):
                     new_caps[i] = room
-            weight: Weight = math.factorial(members)
-            for n in split.values():
-                weight //= math.factorial(n)
-            new_counts = list(counts)
-            for f in self.factors_of[k]:
-                placed = sum(n for i, n in split.items() if i in self.factor_slots[f])
-                new_counts[f] = min(self.count_cap[f], new_counts[f] + placed)
-            for f in self.closes[k]:
-                weight *= self.weights[f][new_counts[f]]
-                new_counts[f] = 0
+            new_counts = counts
+            if counted:
+                new_counts = list(counts)
+                for f, slots_of_f, most in counted:
+                    placed = 0
+                    for i, n in items:
+                        if i in slots_of_f:
+                            placed += n
+                    if placed:
+                        new_counts[f] = min(most, new_counts[f] + placed)
+                for f in closes:
+                    weight *= self.weights[f][new_counts[f]]
+                    new_counts[f] = 0
+                new_counts = tuple(new_counts)
             if weight:
-                moves.append(((tuple(new_caps), tuple(new_counts)), weight, split))
+                moves.append(((tuple(new_caps), new_counts), weight, split))
         self._moves[step][state] = moves
         return moves
 
@@ -1083,19 +1127,40 @@ def _combine(base: dict[int, int], extra: dict[int, int]) -> dict[int, int]:
     return merged
 
 
-def _compositions(total: int, classes: list[int], state: Mapping[int, int] | Sequence[int]
-                  ) -> Iterator[dict[int, int]]:
-    """Every way to take ``total`` cards from the classes, at most ``state[k]`` from class k."""
-    if total == 0:
-        yield {}
-        return
-    if not classes:
-        return
-    first, rest = classes[0], classes[1:]
-    room_after = sum(state[k] for k in rest)
-    for n in range(max(0, total - room_after), min(total, state[first]) + 1):
-        for tail in _compositions(total - n, rest, state):
+def _compositions(total: int, classes: list[int], state: Mapping[int, int] | Sequence[int],
+                  least: Sequence[int] | None = None) -> list[dict[int, int]]:
+    """Every way to take ``total`` cards from the classes, at most ``state[k]`` from class k
+    and (if given) at least ``least[j]`` from the j-th class listed."""
+    most = [state[k] for k in classes]
+    least = least or [0] * len(classes)
+    last = len(classes) - 1
+    # What the classes after each position can take at least and at most.
+    low_after, high_after = [0] * (last + 2), [0] * (last + 2)
+    for j in range(last, -1, -1):
+        low_after[j] = low_after[j + 1] + least[j]
+        high_after[j] = high_after[j + 1] + most[j]
+    out: list[dict[int, int]] = []
+    if not low_after[0] <= total <= high_after[0]:
+        return out
+    taken: dict[int, int] = {}
+
+    def extend(j: int, left: int) -> None:
+        k = classes[j]
+        if j == last:
+            # The last class takes what is left (the bounds above say it can).
+            out.append({**taken, k: left} if left else dict(taken))
+            return
+        for n in range(max(least[j], left - high_after[j + 1]),
+                       min(most[j], left - low_after[j + 1]) + 1):
             if n:
-                yield {first: n, **tail}
-            else:
-                yield tail
+                taken[k] = n
+            elif k in taken:
+                del taken[k]
+            extend(j + 1, left - n)
+        taken.pop(k, None)
+
+    if classes:
+        extend(0, total)
+    elif total == 0:
+        out.append({})
+    return out
