@@ -1,10 +1,12 @@
-"""Benchmark: a full knowledge update (count + every card × place probability + envelope).
+"""Benchmark: a full knowledge update (the count of consistent deals and every card × place
+probability, as ``Knowledge(record)`` computes them).
 
 Positions come from seeded simulated games of every edition and player count, early (2
 events), middle (8) and late (20), seen from seat 1. Times are reported as p50/p99 and as a
 ratio to a plain baseline measured in the same process (a fixed pure-Python loop), so figures
 from different machines can be compared. Also timed: ranking every legal question by exact
-expected information gain in the classic game.
+expected information gain in the classic game, over several seeded games per player count and
+stage (the median and the worst are reported: positions differ a lot).
 
     python benchmarks/run.py            # full run (a few minutes)
     python benchmarks/run.py --quick    # fewer seeds
@@ -58,6 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seeds", type=int, default=None)
+    parser.add_argument("--advice-seeds", type=int, default=None)
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "latest.json"))
     args = parser.parse_args()
     seeds = args.seeds or (3 if args.quick else 10)
@@ -85,17 +88,27 @@ def main() -> None:
 
     classic = load_edition("cluedo-classic-1949")
     advice = []
-    print("\nRanking all 324 classic questions by expected information gain:")
+    advice_seeds = args.advice_seeds or (2 if args.quick else 5)
+    print(f"\nRanking all 324 classic questions by expected information gain "
+          f"({advice_seeds} games each):")
+    print(f"{'players':>8} {'stage':>6} {'median s':>9} {'worst s':>8} {'worst/base':>10}")
     for players in range(3, 7):
-        game = simulate(classic, players, 1, events=max(STAGES.values()))
-        for stage, cut in STAGES.items():
-            knowledge = Knowledge(Record.from_dict(game.record(cut)))
-            start = time.perf_counter()
-            ranked = rank_questions(knowledge)
-            seconds = time.perf_counter() - start
-            advice.append({"players": players, "stage": stage, "seconds": seconds,
-                           "questions": len(ranked), "over_baseline": seconds / base})
-            print(f"  {players} players {stage:>6}: {seconds:6.2f} s")
+        seconds: dict[str, list[float]] = {stage: [] for stage in STAGES}
+        for seed in range(1, advice_seeds + 1):
+            game = simulate(classic, players, seed, events=max(STAGES.values()))
+            for stage, cut in STAGES.items():
+                knowledge = Knowledge(Record.from_dict(game.record(cut)))
+                start = time.perf_counter()
+                ranked = rank_questions(knowledge)
+                seconds[stage].append(time.perf_counter() - start)
+                assert len(ranked) == 324
+        for stage, values in seconds.items():
+            worst = max(values)
+            advice.append({"players": players, "stage": stage, "games": len(values),
+                           "median_s": statistics.median(values), "worst_s": worst,
+                           "worst_over_baseline": worst / base})
+            print(f"{players:>8} {stage:>6} {statistics.median(values):9.2f} {worst:8.2f} "
+                  f"{worst / base:10.1f}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"baseline_ms": base * 1000, "seeds": seeds,
                                           "updates": rows, "advice": advice}, indent=1))

@@ -21,15 +21,16 @@ for (edition, players), stages in cells.items():
              for s in ("early", "middle", "late")]
     worst = max(r["p99_over_baseline"] for r in stages.values())
     print(f"| {edition} | {players} | {' | '.join(parts)} | {worst:.1f} |")
-print("\nRanking all 324 classic questions by exact expected information gain (seconds):\n")
+print("\nRanking all 324 classic questions by exact expected information gain: median / "
+      "worst seconds over the seeded games of each cell:\n")
 print("| players | early | middle | late |")
 print("|---|---|---|---|")
 advice = defaultdict(dict)
 for row in data["advice"]:
-    advice[row["players"]][row["stage"]] = row["seconds"]
+    advice[row["players"]][row["stage"]] = row
 for players, stages in sorted(advice.items()):
-    print(f"| {players} | " + " | ".join(f"{stages[s]:.2f}" for s in ("early", "middle", "late"))
-          + " |")
+    print(f"| {players} | " + " | ".join(f"{stages[s]['median_s']:.2f} / {stages[s]['worst_s']:.2f}"
+                                         for s in ("early", "middle", "late")) + " |")
 
 games = path.parent / "games_per_second.json"   # benchmarks/games_per_second.py
 if games.exists():
