@@ -504,19 +504,20 @@ class _Question:
         for card in self.loose:
             self.by_class[counter.class_of[card]].append(card)
         classes = self.named_classes = tuple(self.by_class)
-        if len(classes) > 1:
+        # How many cards of each named class a state holds or a move takes (one number for
+        # one class, as the fast itemgetter gives it).
+        if classes:
             self.pick = operator.itemgetter(*classes)
         else:
             def pick(counts: tuple[int, ...]) -> tuple[int, ...]:
-                return tuple([counts[k] for k in classes])
+                return ()
             self.pick = pick
         # With every shower answering, the k's along one answer add up to at most
         # len(named), so their product divides len(named)!.
         self.scale = (math.factorial(len(named)) if counter.every
                       else math.lcm(*range(1, len(named) + 1)))
-        self.memo: dict[tuple, dict[int, Any]] = {}
-        self.groups: dict[int, dict[tuple[int, ...], list]] = {}
-        self.outcomes: dict[tuple, tuple[int, int, int]] = {}
+        self.memo: dict[tuple[str, ...], list[dict[int, Any]]] = {}
+        self.outcomes: dict[tuple, dict[tuple[int, ...], tuple[int, int, int]]] = {}
         self.split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}
         # First-who-can answers are few: each is a field of one packed integer, wide enough
         # for the whole count, so adding up answers over moves is one integer operation.
@@ -527,11 +528,13 @@ class _Question:
         self.shift = {answer: i * width for i, answer in enumerate(answers)}
         self.mask = (1 << width) - 1
 
-    def splits(self, free: tuple[str, ...], left: tuple[int, ...], taken: tuple[int, ...]
-               ) -> tuple[list[tuple[list[str], int]], int]:
+    def splits(self, free: tuple[str, ...], left: tuple[int, ...] | int,
+               taken: tuple[int, ...] | int) -> tuple[list[tuple[list[str], int]], int]:
         """Each set of the free named cards a hand may take (``taken`` of the ``left``
         cards of each named card's class), with its chance as a numerator over one common
         denominator (returned second)."""
+        if not isinstance(left, tuple):
+            left, taken = (left,), (taken,)
         key = (free, left, taken)
         found = self.split_memo.get(key)
         if found is None:
@@ -556,39 +559,37 @@ class _Question:
         share = self.scale // len(held)
         return sum(share << self.shift[(who, card)] for card in held)
 
-    def outcome(self, free: tuple[str, ...], a: int, left: tuple[int, ...],
-                taken: tuple[int, ...]) -> tuple[int, int, int]:
+    def outcome(self, free: tuple[str, ...], a: int, left: tuple[int, ...] | int,
+                taken: tuple[int, ...] | int) -> tuple[int, int, int]:
         """Answerer ``a`` takes ``taken`` of the ``left`` cards of each named class: the
         chances (numerators over the denominator returned first) that they show, as packed
         answers per deal, and that they pass."""
-        key = (free, a, left, taken)
-        found = self.outcomes.get(key)
-        if found is None:
-            who = self.counter.answerers[a]
-            here = self.fixed_named[self.counter.index[who]]
-            options, denominator = self.splits(free, left, taken)
-            shows = passes = 0
-            for cards, numerator in options:
-                if here or cards:
-                    shows += numerator * self.unit(who, here + cards)
-                else:
-                    passes += numerator
-            found = self.outcomes[key] = (denominator, shows, passes)
-        return found
+        who = self.counter.answerers[a]
+        here = self.fixed_named[self.counter.index[who]]
+        options, denominator = self.splits(free, left, taken)
+        shows = passes = 0
+        for cards, numerator in options:
+            if here or cards:
+                shows += numerator * self.unit(who, here + cards)
+            else:
+                passes += numerator
+        return denominator, shows, passes
 
     def unpack(self, packed: int) -> dict[Answer, int]:
         return {answer: (packed >> shift) & self.mask for answer, shift in self.shift.items()}
 
-    def memo_of(self, free: tuple[str, ...], a: int) -> dict[int, Any]:
-        found = self.memo.get((free, a))
+    def memos(self, free: tuple[str, ...]) -> list[dict[int, Any]]:
+        """One memo per answerer (and one for after the last), for these free cards."""
+        found = self.memo.get(free)
         if found is None:
-            found = self.memo[(free, a)] = {}
+            found = self.memo[free] = [{} for _ in range(len(self.counter.answerers) + 1)]
         return found
 
     def first_walk(self, free: tuple[str, ...], a: int, step: int, sid: int) -> int:
         """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed, from
         state number ``sid``."""
-        memo = self.memo_of(free, a)
+        memos = self.memos(free)
+        memo = memos[a]
         found = memo.get(sid)
         if found is not None:
             return found
@@ -604,34 +605,29 @@ class _Question:
             total = memo[sid] = (self.dp.ways(step, state) * self.unit(who, here) if here
                                  else self.first_walk(free, a + 1, step, sid))
             return total
-        # Moves that take as many of each named class are alike up to here: add up their
-        # deals once, and walk on only where this answerer passes.
+        # Each move's chances depend only on how many of each named class it takes.
         pick = self.pick
-        groups = self.groups.get(sid)
-        if groups is None:
-            groups = self.groups[sid] = {}
-            for new, weight, through, taken_all in counter.live_moves(step, sid):
-                taken_named = pick(taken_all)
-                group = groups.get(taken_named)
-                if group is None:
-                    group = groups[taken_named] = [0, []]
-                group[0] += through
-                group[1].append((new, weight))
-        total = 0
         left = pick(state)
-        later_memo = self.memo_of(free, a + 1)
-        for taken_named, (through, members) in groups.items():
-            denominator, shows, passes = self.outcome(free, a, left, taken_named)
-            # Each move's weight counts the ways to pick the named classes' cards, so it
-            # is a multiple of the denominator.
+        chances = self.outcomes.get((free, a, left))
+        if chances is None:
+            chances = self.outcomes[(free, a, left)] = {}
+        later_memo = memos[a + 1]
+        total = 0
+        for new, weight, through, taken_all in counter.live_moves(step, sid):
+            taken_named = pick(taken_all)
+            chance = chances.get(taken_named)
+            if chance is None:
+                chance = chances[taken_named] = self.outcome(free, a, left, taken_named)
+            denominator, shows, passes = chance
+            # A move's weight counts the ways to pick the named classes' cards, so it is a
+            # multiple of the denominator.
             if shows:
                 total += through // denominator * shows
             if passes:
-                for new, weight in members:
-                    later = later_memo.get(new)
-                    if later is None:
-                        later = self.first_walk(free, a + 1, step + 1, new)
-                    total += weight // denominator * passes * later
+                later = later_memo.get(new)
+                if later is None:
+                    later = self.first_walk(free, a + 1, step + 1, new)
+                total += weight // denominator * passes * later
         memo[sid] = total
         return total
 
@@ -642,7 +638,7 @@ class _Question:
         state = counter.states[sid]
         if a == len(counter.answerers):
             return {(): self.dp.ways(step, state) * self.scale}
-        memo = self.memo_of(free, a)
+        memo = self.memos(free)[a]
         found = memo.get(sid)
         if found is not None:
             return found
