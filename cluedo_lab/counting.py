@@ -612,6 +612,9 @@ class _Question:
         if chances is None:
             chances = self.outcomes[(free, a, left)] = {}
         later_memo = memos[a + 1]
+        # After the last answerer passes, nobody shows: the deals count in the first field.
+        last = a + 1 == len(counter.answerers)
+        scale = self.scale
         total = 0
         for new, weight, through, taken_all in counter.live_moves(step, sid):
             taken_named = pick(taken_all)
@@ -623,7 +626,9 @@ class _Question:
             # multiple of the denominator.
             if shows:
                 total += through // denominator * shows
-            if passes:
+            if passes and last:
+                total += through // denominator * passes * scale
+            elif passes:
                 later = later_memo.get(new)
                 if later is None:
                     later = self.first_walk(free, a + 1, step + 1, new)
