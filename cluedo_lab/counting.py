@@ -759,13 +759,17 @@ class _StepDP:
     def flows(self, start) -> Iterator[tuple[int, Weight, Any]]:
         """(step, weight of all deals through this move, move) for every live move: the
         forward weight of its state × its own weight × the ways to complete after it."""
+        self.ways(0, start)
         layer = {start: 1}
         for step in range(self.steps):
             following: dict = defaultdict(int)
-            ways = self.ways
+            # Every state a move reaches has its ways memoised by now (ways(0, start) asked
+            # for all of them); after the last step only finished states count.
+            rest_of = (self._ways[step + 1].get if step + 1 < self.steps else
+                       lambda new: 1 if self.finished(new) else 0)
             for state, forward in layer.items():
                 for new, weight, move in self.transitions(step, state):
-                    rest = ways(step + 1, new)
+                    rest = rest_of(new)
                     if not rest:
                         continue
                     flow = forward * weight
