@@ -1081,6 +1081,11 @@ class _CapacityDP(_StepDP):
                 if n > 1:
                     weight //= math.factorial(n)
             for group in self.symmetric:
+                if len(group) == 2:
+                    first, second = group
+                    if new_caps[first] < new_caps[second]:
+                        new_caps[first], new_caps[second] = new_caps[second], new_caps[first]
+                    continue
                 for i, room in zip(group, sorted((new_caps[i] for i in group), reverse=True),
                                    strict=True):
                     new_caps[i] = room
@@ -1138,34 +1143,17 @@ def _compositions(total: int, classes: list[int], state: Mapping[int, int] | Seq
     and (if given) at least ``least[j]`` from the j-th class listed."""
     most = [state[k] for k in classes]
     least = least or [0] * len(classes)
-    last = len(classes) - 1
     # What the classes after each position can take at least and at most.
-    low_after, high_after = [0] * (last + 2), [0] * (last + 2)
-    for j in range(last, -1, -1):
+    low_after, high_after = [0] * (len(classes) + 1), [0] * (len(classes) + 1)
+    for j in range(len(classes) - 1, -1, -1):
         low_after[j] = low_after[j + 1] + least[j]
         high_after[j] = high_after[j + 1] + most[j]
-    out: list[dict[int, int]] = []
     if not low_after[0] <= total <= high_after[0]:
-        return out
-    taken: dict[int, int] = {}
-
-    def extend(j: int, left: int) -> None:
-        k = classes[j]
-        if j == last:
-            # The last class takes what is left (the bounds above say it can).
-            out.append({**taken, k: left} if left else dict(taken))
-            return
-        for n in range(max(least[j], left - high_after[j + 1]),
-                       min(most[j], left - low_after[j + 1]) + 1):
-            if n:
-                taken[k] = n
-            elif k in taken:
-                del taken[k]
-            extend(j + 1, left - n)
-        taken.pop(k, None)
-
-    if classes:
-        extend(0, total)
-    elif total == 0:
-        out.append({})
-    return out
+        return []
+    # Grow all partial choices one class at a time (list comprehensions: no call per node).
+    partial: list[tuple[int, tuple[int, ...]]] = [(total, ())]
+    for j in range(len(classes)):
+        low, high, after_low, after_high = least[j], most[j], low_after[j + 1], high_after[j + 1]
+        partial = [(left - n, taken + (n,)) for left, taken in partial
+                   for n in range(max(low, left - after_high), min(high, left - after_low) + 1)]
+    return [{k: n for k, n in zip(classes, taken, strict=True) if n} for _, taken in partial]
