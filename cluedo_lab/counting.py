@@ -975,6 +975,12 @@ class _CapacityDP(_StepDP):
                            for k in self.order}
         self.counted = {k: [(f, self.factor_slots[f], self.count_cap[f]) for f in fs]
                         for k, fs in self.factors_of.items()}
+        # Look-ahead: an "at least one" observation still waiting for a card after a step
+        # needs room left in its place, or no deal completes.
+        last_of = {f: self.order.index(ks[-1]) for f, ks in enumerate(members_of) if ks}
+        self.needs_after = [[(f, self.factor_slots[f]) for f, last in last_of.items()
+                             if self.weights[f][0] == 0 and last > j]
+                            for j in range(len(self.order))]
         # Look-ahead: how many cards the classes after each step can still bring to a slot.
         self.supply_after = []
         for j in range(len(self.order)):
@@ -1071,6 +1077,7 @@ class _CapacityDP(_StepDP):
         whole = math.factorial(members)
         counted = self.counted[k]
         closes = self.closes[k]
+        needs = self.needs_after[step]
         moves = []
         for split in splits:
             new_caps = list(caps)
@@ -1103,6 +1110,8 @@ class _CapacityDP(_StepDP):
                     weight *= self.weights[f][new_counts[f]]
                     new_counts[f] = 0
                 new_counts = tuple(new_counts)
+            if needs and _starved(needs, new_counts, new_caps):
+                continue
             if weight:
                 moves.append(((tuple(new_caps), new_counts), weight, split))
         self._moves[step][state] = moves
@@ -1130,6 +1139,19 @@ class _CapacityDP(_StepDP):
         return result
 
 
+def _starved(needs: list[tuple[int, frozenset[int]]], counts: Sequence[int],
+             caps: Sequence[int]) -> bool:
+    """Whether some observation still waiting for a card has no room left for one."""
+    for f, slots in needs:
+        if not counts[f]:
+            for i in slots:
+                if caps[i]:
+                    break
+            else:
+                return True
+    return False
+
+
 def _combine(base: dict[int, int], extra: dict[int, int]) -> dict[int, int]:
     merged = dict(base)
     for k, n in extra.items():
@@ -1150,10 +1172,13 @@ def _compositions(total: int, classes: list[int], state: Mapping[int, int] | Seq
         high_after[j] = high_after[j + 1] + most[j]
     if not low_after[0] <= total <= high_after[0]:
         return []
-    # Grow all partial choices one class at a time (list comprehensions: no call per node).
+    if not classes:
+        return [{}]
+    # Grow all partial choices one class at a time (list comprehensions: no call per node);
+    # the bounds leave the last class exactly what is left.
     partial: list[tuple[int, tuple[int, ...]]] = [(total, ())]
-    for j in range(len(classes)):
+    for j in range(len(classes) - 1):
         low, high, after_low, after_high = least[j], most[j], low_after[j + 1], high_after[j + 1]
         partial = [(left - n, taken + (n,)) for left, taken in partial
                    for n in range(max(low, left - after_high), min(high, left - after_low) + 1)]
-    return [{k: n for k, n in zip(classes, taken, strict=True) if n} for _, taken in partial]
+    return [{k: n for k, n in zip(classes, taken + (left,), strict=True) if n} for left, taken in partial]
