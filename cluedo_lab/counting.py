@@ -1181,4 +1181,5 @@ def _compositions(total: int, classes: list[int], state: Mapping[int, int] | Seq
         low, high, after_low, after_high = least[j], most[j], low_after[j + 1], high_after[j + 1]
         partial = [(left - n, taken + (n,)) for left, taken in partial
                    for n in range(max(low, left - after_high), min(high, left - after_low) + 1)]
-    return [{k: n for k, n in zip(classes, taken + (left,), strict=True) if n} for left, taken in partial]
+    return [{k: n for k, n in zip(classes, taken + (left,), strict=True) if n}
+            for left, taken in partial]
