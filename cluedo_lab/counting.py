@@ -418,6 +418,7 @@ class AnswerCounter:
             self._ids: dict[tuple[int, ...], int] = {}
             self.states: list[tuple[int, ...]] = []
             self._live: dict[int, list] = {}
+            self._walkers: dict[tuple, _Question] = {}
             choices = ([(ks, weight, 1, new) for ks, weight, new in self.envelope_moves]
                        if self.envelope_moves is not None else [({}, 1, 0, prep.start)])
             # Each envelope choice stands for ``ways`` envelopes with equal shares: count
@@ -468,8 +469,12 @@ class AnswerCounter:
         if prep is None:
             return {}, 1
         question = _Question(self, named, sees_card)
-        walk, unpack = ((question.every_walk, dict) if self.every else
-                        (question.first_walk, question.unpack))
+        # Under the first-who-can rule, when no card of the question is known to be in an
+        # answerer's hand, the answers depend only on which named cards are still free: the
+        # walk for those cards is shared with every other question that leaves the same ones
+        # free (a card in your own hand or in the envelope plays no part).
+        shared = not self.every and not any(question.fixed_named.get(self.index[who])
+                                            for who in self.answerers)
         common = self.common
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
         for weight, step, new, keys in self.starts:
@@ -477,11 +482,24 @@ class AnswerCounter:
             for key in keys:
                 inside = set(key)
                 free = tuple(c for c in question.loose if c not in inside)
-                for answer, value in unpack(walk(free, 0, step, new)).items():
+                if self.every:
+                    answers = question.every_walk(free, 0, step, new)
+                else:
+                    walker = self.walker(free, sees_card, question.scale) if shared else question
+                    answers = walker.unpack(walker.first_walk(free, 0, step, new))
+                for answer, value in answers.items():
                     if value:
                         row = joint[answer]
                         row[key] = row.get(key, 0) + multiplier * value
         return dict(joint), question.scale * common * self.unit
+
+    def walker(self, free: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
+        """The walk shared by the questions that leave just ``free`` named cards to find."""
+        key = (tuple(sorted(free)), sees_card, scale)
+        found = self._walkers.get(key)
+        if found is None:
+            found = self._walkers[key] = _Question(self, key[0], sees_card, scale)
+        return found
 
 
 class _Question:
@@ -490,7 +508,8 @@ class _Question:
     envelope). Weights are whole numbers times ``scale``, so that splitting a shown card's
     weight among the k cards held stays exact."""
 
-    def __init__(self, counter: AnswerCounter, named: Sequence[str], sees_card: bool):
+    def __init__(self, counter: AnswerCounter, named: Sequence[str], sees_card: bool,
+                 scale: int | None = None):
         prep = counter.prep
         self.counter = counter
         self.dp = prep.dp
@@ -514,8 +533,8 @@ class _Question:
             self.pick = pick
         # With every shower answering, the k's along one answer add up to at most
         # len(named), so their product divides len(named)!.
-        self.scale = (math.factorial(len(named)) if counter.every
-                      else math.lcm(*range(1, len(named) + 1)))
+        self.scale = scale or (math.factorial(len(named)) if counter.every
+                               else math.lcm(*range(1, len(named) + 1)))
         self.memo: dict[tuple[str, ...], list[dict[int, Any]]] = {}
         self.outcomes: dict[tuple, dict[tuple[int, ...], tuple[int, int, int]]] = {}
         self.split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}

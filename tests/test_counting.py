@@ -13,6 +13,7 @@ from cluedo_lab.counting import (
     Factor,
     Place,
     Problem,
+    _compositions,
     at_least_one,
     chosen_uniformly,
     not_all,
@@ -119,3 +120,20 @@ def test_sizes_must_add_up_to_the_deck():
     with pytest.raises(ValueError, match="places hold"):
         solve(Problem({"a": "x", "b": "x"}, (Place("A", 1),), {"a": frozenset("A"),
                                                                 "b": frozenset("A")}))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_compositions_are_every_bounded_split(seed):
+    """The DPs' splits of a number of cards over classes (or slots): each way exactly once,
+    within every lower and upper bound, and none missed."""
+    rng = random.Random(seed)
+    classes = rng.sample(range(8), rng.randint(0, 5))
+    state = {k: rng.randint(0, 3) for k in range(8)}
+    least = [rng.randint(0, min(1, state[k])) for k in classes]
+    total = rng.randint(0, 7)
+    got = _compositions(total, classes, state, least)
+    expected = [{k: n for k, n in zip(classes, ns, strict=True) if n}
+                for ns in itertools.product(*(range(lo, state[k] + 1)
+                                              for k, lo in zip(classes, least, strict=True)))
+                if sum(ns) == total]
+    assert sorted(sorted(d.items()) for d in got) == sorted(sorted(d.items()) for d in expected)
