@@ -469,12 +469,11 @@ class AnswerCounter:
         if prep is None:
             return {}, 1
         question = _Question(self, named, sees_card)
-        # Under the first-who-can rule, when no card of the question is known to be in an
-        # answerer's hand, the answers depend only on which named cards are still free: the
-        # walk for those cards is shared with every other question that leaves the same ones
-        # free (a card in your own hand or in the envelope plays no part).
-        shared = not self.every and not any(question.fixed_named.get(self.index[who])
-                                            for who in self.answerers)
+        # Under the first-who-can rule the answers depend only on the named cards still free
+        # and those known to be in an answerer's hand (a card in your own hand or in the
+        # envelope plays no part): the walk is shared by every question alike in these.
+        held = tuple(card for who in self.answerers
+                     for card in question.fixed_named.get(self.index[who], ()))
         common = self.common
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
         for weight, step, new, keys in self.starts:
@@ -485,7 +484,8 @@ class AnswerCounter:
                 if self.every:
                     answers = question.every_walk(free, 0, step, new)
                 else:
-                    walker = self.walker(free, sees_card, question.scale) if shared else question
+                    free = tuple(sorted(free))
+                    walker = self.walker(free + held, sees_card, question.scale)
                     answers = walker.unpack(walker.first_walk(free, 0, step, new))
                 for answer, value in answers.items():
                     if value:
@@ -493,9 +493,9 @@ class AnswerCounter:
                         row[key] = row.get(key, 0) + multiplier * value
         return dict(joint), question.scale * common * self.unit
 
-    def walker(self, free: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
-        """The walk shared by the questions that leave just ``free`` named cards to find."""
-        key = (tuple(sorted(free)), sees_card, scale)
+    def walker(self, cards: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
+        """The walk shared by the questions whose named cards that matter are ``cards``."""
+        key = (tuple(sorted(cards)), sees_card, scale)
         found = self._walkers.get(key)
         if found is None:
             found = self._walkers[key] = _Question(self, key[0], sees_card, scale)
