@@ -486,7 +486,7 @@ class AnswerCounter:
                 else:
                     free = tuple(sorted(free))
                     walker = self.walker(free + held, sees_card, question.scale)
-                    answers = walker.unpack(walker.first_walk(free, 0, step, new))
+                    answers = walker.answers(free, step, new)
                 for answer, value in answers.items():
                     if value:
                         row = joint[answer]
@@ -537,6 +537,7 @@ class _Question:
                                else math.lcm(*range(1, len(named) + 1)))
         self.memo: dict[tuple[str, ...], list[dict[int, Any]]] = {}
         self.outcomes: dict[tuple, dict[tuple[int, ...], tuple[int, int, int]]] = {}
+        self.unpacked: dict[tuple, dict[Answer, int]] = {}
         self.split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}
         # First-who-can answers are few: each is a field of one packed integer, wide enough
         # for the whole count, so adding up answers over moves is one integer operation.
@@ -596,6 +597,17 @@ class _Question:
 
     def unpack(self, packed: int) -> dict[Answer, int]:
         return {answer: (packed >> shift) & self.mask for answer, shift in self.shift.items()}
+
+    def answers(self, free: tuple[str, ...], step: int, sid: int) -> dict[Answer, int]:
+        """The first-who-can answers with any weight from state ``sid``, unpacked once for
+        every question that shares this walk."""
+        key = (free, sid)
+        found = self.unpacked.get(key)
+        if found is None:
+            packed = self.first_walk(free, 0, step, sid)
+            found = self.unpacked[key] = {answer: value for answer, value
+                                          in self.unpack(packed).items() if value}
+        return found
 
     def memos(self, free: tuple[str, ...]) -> list[dict[int, Any]]:
         """One memo per answerer (and one for after the last), for these free cards."""
