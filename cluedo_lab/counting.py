@@ -390,6 +390,10 @@ class AnswerCounter:
     each question only walks them with these chances. Once someone has shown a card the rest
     of the deal no longer changes the answer, so it is counted by the plain DP.
 
+    Under that rule a question has few answers, so the walk keeps them as fields of one packed
+    integer, and it depends only on the named cards still free and those known to be in an
+    answerer's hand: questions alike in these share one walk (:meth:`walker`).
+
     With ``every=True`` (the variant where every player who can shows a card) the walk goes on
     past each shower, with the cards they took no longer free, and an answer is the tuple of
     every ``(player, card)`` (or ``(player,)``) shown, in asking order; ``()`` when nobody can.
