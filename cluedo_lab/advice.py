@@ -26,9 +26,10 @@ from .edition import Card
 
 
 def entropy(distribution: Iterable[Fraction]) -> float:
-    """Shannon entropy in bits of a distribution given by its probabilities. The terms are
-    added in sorted order, so equal distributions give equal floats whatever their labels."""
-    return 0.0 - math.fsum(sorted(float(p) * math.log2(p) for p in distribution if p))
+    """Shannon entropy in bits of a distribution given by its probabilities. ``math.fsum``
+    rounds the exact sum once, so equal distributions give equal floats whatever their
+    order."""
+    return 0.0 - math.fsum(float(p) * math.log2(p) for p in distribution if p)
 
 
 def entropy_of_weights(weights: Iterable[int | Fraction]) -> float:
@@ -41,7 +42,7 @@ def entropy_of_weights(weights: Iterable[int | Fraction]) -> float:
         return entropy(Fraction(w) / total for w in weights)
     if len(weights) <= 1:
         return 0.0
-    spread = math.fsum(sorted(w * math.log2(w) for w in weights))
+    spread = math.fsum(w * math.log2(w) for w in weights)
     return max(0.0, math.log2(total) - spread / total)
 
 
@@ -177,7 +178,7 @@ class _Advisor:
                 or ((len(order), -1),)
 
         outcomes.sort(key=position)
-        return math.fsum(sorted(terms)), outcomes
+        return math.fsum(terms), outcomes
 
 
 def outcome_table(option: Option, names: Mapping[str, str] | None = None) -> str:
