@@ -925,8 +925,9 @@ class _PlaceDP(_StepDP):
                         taken[k] = taken.get(k, 0) + 1
                     yield taken
             else:
-                for extra in _compositions(need, free, spare):
-                    yield _combine(lower, extra)
+                classes = [k for k in self.eligible[step] if state[k]]
+                yield from _compositions(self.caps[place], classes, state,
+                                         [lower.get(k, 0) for k in classes])
             return
         per_category = []
         for category, cap in self.cat_caps[place].items():
