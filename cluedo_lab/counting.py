@@ -1042,7 +1042,8 @@ class _CapacityDP(_StepDP):
 
     def _order(self, factors) -> list[int]:
         """Classes with observations first, greedily closing observations as soon as
-        possible; then the rest, largest first."""
+        possible; then the rest, smallest first (the last, largest classes are then left to
+        fill what room remains, with fewer ways to split)."""
         special = [k for k, c in enumerate(self.classes) if c.factors]
         rest = sorted((k for k, c in enumerate(self.classes) if not c.factors),
                       key=lambda k: len(self.classes[k].members))
