@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE))
 
 from run import baseline  # noqa: E402
 
-from cluedo_lab.tournament import run_tournament  # noqa: E402
+from cluedo_lab.lab.tournament import run_tournament  # noqa: E402
 
 TABLES = [
     ("cluedo-card-game-2018", 3), ("cluedo-card-game-2018-advanced", 4),

@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cluedo_lab.advice import rank_questions  # noqa: E402
-from cluedo_lab.edition import all_editions, load_edition  # noqa: E402
-from cluedo_lab.knowledge import Knowledge  # noqa: E402
-from cluedo_lab.record import Record  # noqa: E402
-from cluedo_lab.simulate import simulate  # noqa: E402
+from cluedo_lab.games.simulate import simulate  # noqa: E402
+from cluedo_lab.knowledge.advice import rank_questions  # noqa: E402
+from cluedo_lab.knowledge.engine import Knowledge  # noqa: E402
+from cluedo_lab.records.record import Record  # noqa: E402
+from cluedo_lab.rules.edition import all_editions, load_edition  # noqa: E402
 
 STAGES = {"early": 2, "middle": 8, "late": 20}
 

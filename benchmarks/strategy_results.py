@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cluedo_lab.tournament import run_tournament, save_results  # noqa: E402
+from cluedo_lab.lab.tournament import run_tournament, save_results  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "data" / "results" / "strategy"
 SEED = 2024

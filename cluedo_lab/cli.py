@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .errors import CluedoLabError, Contradiction
-from .knowledge import format_weight
+from .knowledge.engine import format_weight
+from .rules.errors import CluedoLabError, Contradiction
 
 
 def _fraction(p: Fraction) -> str:
@@ -83,19 +83,19 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _dimacs(args: argparse.Namespace) -> int:
-    from .logic import to_cnf
-    from .record import Record
+    from .knowledge.logic import to_cnf
+    from .records.record import Record
     print(to_cnf(Record.load(args.record), encoding=args.encoding).to_dimacs(), end="")
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .edition import load_edition
+    from .rules.edition import load_edition
     edition = load_edition(args.edition)
     if edition.family == "board":
-        from .board_game import play_log
+        from .games.board_game import play_log
     else:
-        from .card_games import play_log
+        from .games.card_games import play_log
     bots = tuple(args.bots.split(",")) if args.bots else ("detective",) * args.players
     if len(bots) != args.players:
         print(f"cluedo-lab: --bots names {len(bots)} bots for {args.players} players",
@@ -110,7 +110,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .tournament import run_tournament
+    from .lab.tournament import run_tournament
     bots = [b.strip() for b in args.bots.split(",")]
     try:
         result = run_tournament(args.edition, bots, args.games, seed=args.seed,
@@ -125,7 +125,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _editions(args: argparse.Namespace) -> int:
-    from .edition import all_editions
+    from .rules.edition import all_editions
     for edition in all_editions():
         players = f"{edition.min_players}-{edition.max_players} players"
         print(f"{edition.id:42} {edition.name} ({edition.publisher} {edition.year}), {players}")
@@ -133,8 +133,8 @@ def _editions(args: argparse.Namespace) -> int:
 
 
 def _knowledge(args: argparse.Namespace):
-    from .knowledge import Knowledge
-    from .record import Record
+    from .knowledge.engine import Knowledge
+    from .records.record import Record
     return Knowledge(Record.load(args.record), model=args.model)
 
 

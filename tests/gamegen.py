@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cluedo_lab.edition import Edition, load_edition, normalize
+from cluedo_lab.rules.edition import Edition, load_edition, normalize
 
 try:  # as tests.gamegen, or as gamegen with tests/ on sys.path (how pytest imports tests)
     from .oracle import ENVELOPE, FACE_UP, brute_force

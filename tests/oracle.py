@@ -32,7 +32,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from cluedo_lab.edition import load_edition, normalize
+from cluedo_lab.rules.edition import load_edition, normalize
 
 ENVELOPE = "envelope"
 FACE_UP = "face-up"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from cluedo_lab.board import (
+from cluedo_lab.rules.board import (
     Board,
     Door,
     board_ids,
@@ -28,9 +28,9 @@ from cluedo_lab.board import (
     room_distances,
     shortest_moves,
 )
-from cluedo_lab.dice import Dice
-from cluedo_lab.edition import all_editions, load_edition
-from cluedo_lab.errors import EditionError
+from cluedo_lab.rules.dice import Dice
+from cluedo_lab.rules.edition import all_editions, load_edition
+from cluedo_lab.rules.errors import EditionError
 
 CLASSIC_ROOMS = ("kitchen", "ballroom", "conservatory", "dining-room", "billiard-room",
                  "library", "lounge", "hall", "study")

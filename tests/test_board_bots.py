@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from cluedo_lab.board_bots import (
+from cluedo_lab.bots.board_bots import (
     DetectiveBot,
     ExplorerBot,
     cheap_view,
@@ -18,11 +18,11 @@ from cluedo_lab.board_bots import (
     make_bot,
     tournament,
 )
-from cluedo_lab.board_game import BoardGame, board_game, play_log
 from cluedo_lab.cli import main
-from cluedo_lab.constraints import violated
-from cluedo_lab.game import Action, RandomBot
-from cluedo_lab.knowledge import Knowledge
+from cluedo_lab.games.board_game import BoardGame, board_game, play_log
+from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.knowledge.constraints import violated
+from cluedo_lab.knowledge.engine import Knowledge
 
 E49 = "cluedo-classic-1949"
 E14 = "clue-mansion-2014"

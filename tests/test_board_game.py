@@ -19,14 +19,14 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.board import Board, load_board
-from cluedo_lab.board_bots import ExplorerBot
-from cluedo_lab.board_game import BoardGame, board_game, game_from_json
-from cluedo_lab.edition import load_edition
-from cluedo_lab.errors import Contradiction, IllegalAction
-from cluedo_lab.game import Action, RandomBot
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import ENVELOPE, Record
+from cluedo_lab.bots.board_bots import ExplorerBot
+from cluedo_lab.games.board_game import BoardGame, board_game, game_from_json
+from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.records.record import ENVELOPE, Record
+from cluedo_lab.rules.board import Board, load_board
+from cluedo_lab.rules.edition import load_edition
+from cluedo_lab.rules.errors import Contradiction, IllegalAction
 
 E49 = "cluedo-classic-1949"
 E14 = "clue-mansion-2014"
@@ -1138,7 +1138,7 @@ def test_svg_and_status_show_the_pieces():
 def test_a_failing_action_is_undone_completely(monkeypatch):
     """Should carrying out a legal action fail half-way (a bug), the game is restored exactly:
     every container in the state is one the snapshot copies (checked in many states)."""
-    from cluedo_lab import board_game as engine
+    from cluedo_lab.games import board_game as engine
 
     covered = set(engine._FLAT) | set(engine._NESTED) | set(engine._GROWING)
     for edition in ALL:
@@ -1170,7 +1170,7 @@ def test_move_targets_with_two_dice_match_a_fresh_search(edition):
     """The engine reuses the free board's answer when no piece is within the roll; with two
     dice (too many walks for brute force) it must still equal a fresh breadth-first search
     around the pieces (checked against brute force above for one die)."""
-    from cluedo_lab.board_game import _walk, reach
+    from cluedo_lab.games.board_game import _walk, reach
 
     walk = _walk(load_edition(edition).board)
     checked = 0

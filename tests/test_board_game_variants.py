@@ -20,12 +20,12 @@ import pytest
 from test_board_game import advance as advance_quietly
 from test_board_game import envelope, hand, of_kind, quiet_action, refused
 
-from cluedo_lab.board_bots import DetectiveBot, ExplorerBot
-from cluedo_lab.board_game import BoardGame, game_from_json
-from cluedo_lab.constraints import violated
-from cluedo_lab.game import Action, RandomBot
-from cluedo_lab.strategy import make_bot as strategy_bot
-from cluedo_lab.variant import variant
+from cluedo_lab.bots.board_bots import DetectiveBot, ExplorerBot
+from cluedo_lab.bots.strategy import make_bot as strategy_bot
+from cluedo_lab.games.board_game import BoardGame, game_from_json
+from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.knowledge.constraints import violated
+from cluedo_lab.rules.variant import variant
 
 E49 = "cluedo-classic-1949"
 E14 = "clue-mansion-2014"
@@ -429,7 +429,7 @@ def test_wrong_leaves_2023_clue_cards_skip_departed_players():
 
 @pytest.mark.parametrize("options", [{"answer": "every-who-can"}, {"wrong": "leaves"}])
 def test_strategy_bots_play_variant_board_games_to_the_end(options):
-    # infogain's question advice models first-who-can answers only (cluedo_lab.advice), so
+    # infogain's question advice models first-who-can answers only (cluedo_lab.knowledge.advice), so
     # it plays the leaves variant; the other strategies play both.
     lineup = ["random" if "answer" in options else "infogain", "eliminator", "detective",
               "bluffer"]

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from cluedo_lab.card_bots import DetectiveBot, ExplorerBot, make_bot
-from cluedo_lab.card_games import CardGame, card_game
-from cluedo_lab.edition import load_edition
-from cluedo_lab.game import Action, RandomBot
-from cluedo_lab.knowledge import Knowledge
+from cluedo_lab.bots.card_bots import DetectiveBot, ExplorerBot, make_bot
+from cluedo_lab.games.card_games import CardGame, card_game
+from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.rules.edition import load_edition
 
 E18 = load_edition("cluedo-card-game-2018")
 E18A = load_edition("cluedo-card-game-2018-advanced")

@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.card_bots import ExplorerBot
-from cluedo_lab.card_games import (
+from cluedo_lab.bots.card_bots import ExplorerBot
+from cluedo_lab.games.card_games import (
     CardGame,
     CardGame2002,
     CardGame2018,
@@ -24,12 +24,12 @@ from cluedo_lab.card_games import (
     play_log,
     tournament,
 )
-from cluedo_lab.constraints import violated
-from cluedo_lab.edition import load_edition
-from cluedo_lab.errors import IllegalAction
-from cluedo_lab.game import Action, RandomBot
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import Record
+from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.knowledge.constraints import violated
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.records.record import Record
+from cluedo_lab.rules.edition import load_edition
+from cluedo_lab.rules.errors import IllegalAction
 
 E18 = load_edition("cluedo-card-game-2018")
 E18A = load_edition("cluedo-card-game-2018-advanced")

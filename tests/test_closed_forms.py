@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from cluedo_lab import closed_forms as cf
-from cluedo_lab.edition import load_edition
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import custom_edition
+from cluedo_lab.knowledge import closed_forms as cf
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.records.record import custom_edition
+from cluedo_lab.rules.edition import load_edition
 
 CLASSIC = load_edition("cluedo-classic-1949")
 

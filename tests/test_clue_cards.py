@@ -10,10 +10,11 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.board_game import BoardGame, board_game
-from cluedo_lab.clue_cards import DECK_PATH, KINDS, load_clue_deck, parse_clue_deck
-from cluedo_lab.errors import EditionError
-from cluedo_lab.game import Action
+from cluedo_lab.games.board_game import BoardGame, board_game
+from cluedo_lab.games.game import Action
+from cluedo_lab.rules.clue_cards import KINDS, load_clue_deck, parse_clue_deck
+from cluedo_lab.rules.data import clue_deck_path
+from cluedo_lab.rules.errors import EditionError
 
 E23 = "clue-classic-2023"
 E23_2P = "clue-classic-2023-two-player"
@@ -26,13 +27,13 @@ def test_deck_has_29_cards_of_kinds_the_game_plays_and_says_it_is_the_kits_own()
     assert len(deck) == 29 and len(deck.cards) == 29      # rule book: 29 Clue cards
     assert set(deck.counts()) == set(KINDS)               # every kind used, none unknown
     assert deck.designed_by == "cluedo-lab" and "own design" in deck.name
-    text = DECK_PATH.read_text(encoding="utf-8")
+    text = clue_deck_path().read_text(encoding="utf-8")
     assert "THE KIT'S OWN DESIGN, NOT THE PRINTED CARDS" in text
     assert all(card.text.strip() and card.title.strip() for card in deck.kinds)
 
 
 def raw_deck() -> dict:
-    with DECK_PATH.open("rb") as handle:
+    with clue_deck_path().open("rb") as handle:
         return tomllib.load(handle)
 
 

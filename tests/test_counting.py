@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from cluedo_lab.counting import (
+from cluedo_lab.knowledge.counting import (
     Factor,
     Place,
     Problem,

@@ -17,7 +17,7 @@ import pytest
 from gamegen import KINDS, contradictory_record, edition_path, kinds_for, random_record
 from oracle import MODELS, brute_force
 
-from cluedo_lab.edition import load_edition
+from cluedo_lab.rules.edition import load_edition
 
 # (test edition, players, games). About 60 games for each deck and player count; fewer where
 # public records of the biggest decks make the brute force slow.
@@ -32,9 +32,9 @@ CASES = [
 
 
 def knowledge(record: dict, model: str):
-    pytest.importorskip("cluedo_lab.knowledge")
-    from cluedo_lab.knowledge import Knowledge
-    from cluedo_lab.record import Record
+    pytest.importorskip("cluedo_lab.knowledge.engine")
+    from cluedo_lab.knowledge.engine import Knowledge
+    from cluedo_lab.records.record import Record
     return Knowledge(Record.from_dict(record), model=model)
 
 
@@ -152,7 +152,7 @@ def test_probabilities_by_card_name_and_every_place():
 
 
 def test_contradictions_are_refused():
-    from cluedo_lab.errors import Contradiction
+    from cluedo_lab.rules.errors import Contradiction
 
     for deck, players in (("mini-3x3x3", 3), ("mini-features", 4), ("mini-face-down", 2),
                           ("mini-two-item", 3)):

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from cluedo_lab.deal import ENVELOPE, FACE_UP, deal
-from cluedo_lab.edition import edition_ids, load_edition
+from cluedo_lab.rules.deal import ENVELOPE, FACE_UP, deal
+from cluedo_lab.rules.edition import edition_ids, load_edition
 
 SEEDS = (0, 1, 2, 7, 1949)
 

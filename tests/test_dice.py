@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from cluedo_lab import edition as edition_module
-from cluedo_lab.dice import ONE_DIE, TWO_DICE, Dice, total_distribution
-from cluedo_lab.edition import load_edition
+from cluedo_lab.rules import edition as edition_module
+from cluedo_lab.rules.dice import ONE_DIE, TWO_DICE, Dice, total_distribution
+from cluedo_lab.rules.edition import load_edition
 
 
 def enumerate_rolls(count: int, sides: int, icons: tuple[int, ...] = ()):

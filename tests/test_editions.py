@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import cluedo_lab.edition as edition_module
-from cluedo_lab.edition import Edition, edition_ids, load_edition, overview
-from cluedo_lab.errors import EditionError
+import cluedo_lab.rules.edition as edition_module
+from cluedo_lab.rules.edition import Edition, edition_ids, load_edition, overview
+from cluedo_lab.rules.errors import EditionError
 
 ROOT = Path(__file__).resolve().parent.parent
 

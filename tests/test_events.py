@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import Record
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.records.record import Record
 
 DECK3 = {"suspect": ["Plum", "White", "Green"],
          "weapon": ["Rope", "Knife", "Pipe"],
@@ -428,8 +428,8 @@ def test_unknown_model():
 
 
 def test_violated_lists_what_a_deal_breaks():
-    from cluedo_lab.constraints import violated
-    from cluedo_lab.record import Record
+    from cluedo_lab.knowledge.constraints import violated
+    from cluedo_lab.records.record import Record
 
     record = Record.from_dict({"deck": DECK3, "players": PLAYERS3, "observer": "Ann",
                                "hand": ["Plum", "Rope"], "events": [

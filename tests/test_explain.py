@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cluedo_lab.explain import Deduction, Fact, explain, minimal_events
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import Record
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.knowledge.explain import Deduction, Fact, explain, minimal_events
+from cluedo_lab.records.record import Record
 
 DECK = {"suspect": ["a", "b", "c", "d"], "weapon": ["e", "f", "g", "h"],
         "room": ["i", "j", "k", "l"]}
@@ -158,8 +158,8 @@ def truthful_games():
     """Truthful random games on the 4/4/4 deck, seen from A's seat."""
     import random
 
-    from cluedo_lab.deal import deal
-    from cluedo_lab.record import custom_edition
+    from cluedo_lab.records.record import custom_edition
+    from cluedo_lab.rules.deal import deal
     edition = custom_edition(DECK)
     records = []
     for seed in range(12):

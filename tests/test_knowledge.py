@@ -8,9 +8,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from cluedo_lab.errors import Contradiction, RecordError
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import Record
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.records.record import Record
+from cluedo_lab.rules.errors import Contradiction, RecordError
 
 DECK3 = {"suspect": ["Plum", "White", "Green"],
          "weapon": ["Rope", "Knife", "Pipe"],

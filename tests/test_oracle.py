@@ -19,7 +19,7 @@ from gamegen import (
 )
 from oracle import ENVELOPE, FACE_UP, MODELS, brute_force, every_deal, table
 
-from cluedo_lab.edition import load_edition
+from cluedo_lab.rules.edition import load_edition
 
 DECKS = {  # test edition -> player counts it is dealt for
     "mini-3x3x3": (2, 3, 4, 5),
@@ -125,7 +125,7 @@ def test_the_oracle_reads_records_itself():
     source = (Path(__file__).parent / "oracle.py").read_text()
     imports = [line for line in source.splitlines() if "cluedo_lab" in line
                and line.lstrip().startswith(("import", "from"))]
-    assert imports == ["from cluedo_lab.edition import load_edition, normalize"]
+    assert imports == ["from cluedo_lab.rules.edition import load_edition, normalize"]
 
 
 # ---------------------------------------------------------------------------------------------

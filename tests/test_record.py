@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cluedo_lab.errors import RecordError
-from cluedo_lab.record import (
+from cluedo_lab.records.record import (
     Accuse,
     AllSnoop,
     PrivateTip,
@@ -26,6 +25,7 @@ from cluedo_lab.record import (
     Suggest,
     SuperSleuth,
 )
+from cluedo_lab.rules.errors import RecordError
 
 # A 9-card deck: suspect, weapon, room; three players holding two cards each.
 DECK3 = {"suspect": ["Plum", "White", "Green"],
@@ -147,7 +147,7 @@ def test_edition_not_a_string():
 
 
 def test_an_edition_given_already_loaded_must_be_the_one_the_record_names():
-    from cluedo_lab.edition import load_edition
+    from cluedo_lab.rules.edition import load_edition
 
     classic = load_edition("cluedo-classic-1949")
     data = {"edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"], "events": []}

@@ -8,17 +8,17 @@ from fractions import Fraction as F
 import pytest
 from oracle import brute_force
 
-from cluedo_lab.edition import load_edition
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import Record
-from cluedo_lab.sampling import (
+from cluedo_lab.games.simulate import simulate
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.knowledge.sampling import (
     SampleEstimate,
     acceptance_rate,
     even_split_marginals,
     largest_error,
     sample_marginals,
 )
-from cluedo_lab.simulate import simulate
+from cluedo_lab.records.record import Record
+from cluedo_lab.rules.edition import load_edition
 
 DECK3 = {"suspect": ["Plum", "White", "Green"],
          "weapon": ["Rope", "Knife", "Pipe"],

@@ -9,14 +9,8 @@ import random
 
 import pytest
 
-from cluedo_lab.advice import rank_questions
-from cluedo_lab.board_bots import cheap_view
-from cluedo_lab.constraints import violated
-from cluedo_lab.deal import Deal
-from cluedo_lab.edition import all_editions, load_edition
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import ENVELOPE
-from cluedo_lab.strategy import (
+from cluedo_lab.bots.board_bots import cheap_view
+from cluedo_lab.bots.strategy import (
     BOTS,
     Bluffer,
     Detective,
@@ -26,7 +20,13 @@ from cluedo_lab.strategy import (
     catalogue,
     make_bot,
 )
-from cluedo_lab.tournament import new_game
+from cluedo_lab.knowledge.advice import rank_questions
+from cluedo_lab.knowledge.constraints import violated
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.lab.tournament import new_game
+from cluedo_lab.records.record import ENVELOPE
+from cluedo_lab.rules.deal import Deal
+from cluedo_lab.rules.edition import all_editions, load_edition
 
 SPECS = ["random", "eliminator", "detective", "detective@0.7", "infogain", "bluffer"]
 QUESTION_KINDS = ("ask", "suggest")
@@ -395,7 +395,7 @@ def test_a_board_strategy_walks_towards_rooms_and_suggests():
 def test_every_bot_plays_a_variant_where_every_player_who_can_answers(base):
     """The question advisor models both answer rules, so even the information-gain bot plays
     an every-who-can variant, legally, to the end."""
-    from cluedo_lab.variant import variant
+    from cluedo_lab.rules.variant import variant
 
     edition = variant(base, answer="every-who-can").edition
     specs = ["infogain", "detective", "eliminator", "bluffer", "random"]

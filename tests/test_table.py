@@ -13,13 +13,13 @@ from html import escape
 
 import pytest
 
-from cluedo_lab.board_game import BoardGame
-from cluedo_lab.card_games import card_game
-from cluedo_lab.edition import all_editions
-from cluedo_lab.errors import IllegalAction
-from cluedo_lab.game import Action
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.table import Table, TableChooser, controls, makeable
+from cluedo_lab.games.board_game import BoardGame
+from cluedo_lab.games.card_games import card_game
+from cluedo_lab.games.game import Action
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.rules.edition import all_editions
+from cluedo_lab.rules.errors import IllegalAction
+from cluedo_lab.views.table import Table, TableChooser, controls, makeable
 
 pytest.importorskip("ipywidgets")
 

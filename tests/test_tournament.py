@@ -10,11 +10,10 @@ from collections import Counter
 
 import pytest
 
-from cluedo_lab.charts import bar_chart, line_chart
+from cluedo_lab.bots.strategy import make_bot
 from cluedo_lab.cli import main
-from cluedo_lab.edition import DATA_DIR, load_edition
-from cluedo_lab.strategy import make_bot
-from cluedo_lab.tournament import (
+from cluedo_lab.lab.charts import bar_chart, line_chart
+from cluedo_lab.lab.tournament import (
     TournamentResult,
     load_results,
     new_game,
@@ -22,6 +21,8 @@ from cluedo_lab.tournament import (
     run_tournament,
     wilson,
 )
+from cluedo_lab.rules.data import data_dir
+from cluedo_lab.rules.edition import load_edition
 
 E18 = "cluedo-card-game-2018"
 
@@ -247,7 +248,7 @@ def test_charts_refuse_inconsistent_data(call, message):
 # The precomputed results of the strategy notebook
 # ---------------------------------------------------------------------------------------------
 
-SAVED = sorted((DATA_DIR / "results" / "strategy").glob("*.json"))
+SAVED = sorted((data_dir() / "results" / "strategy").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", SAVED, ids=lambda p: p.stem)

@@ -14,17 +14,17 @@ import pytest
 from gamegen import edition_path, random_record
 from oracle import ENVELOPE, FACE_UP, Table, brute_force, every_deal
 
-from cluedo_lab import edition as edition_module
-from cluedo_lab import variant_figures as vf
-from cluedo_lab.advice import rank_questions
-from cluedo_lab.card_bots import make_bot
-from cluedo_lab.constraints import violated
-from cluedo_lab.edition import load_edition
-from cluedo_lab.errors import RecordError
-from cluedo_lab.game import RandomBot
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import Record
-from cluedo_lab.variant import VariantError, variant, variant_from_dict
+from cluedo_lab.bots.card_bots import make_bot
+from cluedo_lab.games.game import RandomBot
+from cluedo_lab.knowledge.advice import rank_questions
+from cluedo_lab.knowledge.constraints import violated
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.lab import variant_figures as vf
+from cluedo_lab.records.record import Record
+from cluedo_lab.rules import edition as edition_module
+from cluedo_lab.rules.edition import load_edition
+from cluedo_lab.rules.errors import RecordError
+from cluedo_lab.rules.variant import VariantError, variant, variant_from_dict
 
 CLASSIC = "cluedo-classic-1949"
 MINI = edition_path("mini-3x3x3")
@@ -487,7 +487,7 @@ def test_random_play_of_a_variant_stays_legal():
 # ---------------------------------------------------------------------------------------------
 
 def test_the_explorer_shows_the_kits_figures_and_keeps_the_last_working_variant():
-    from cluedo_lab.variant_explorer import VariantExplorer
+    from cluedo_lab.views.variant_explorer import VariantExplorer
 
     explorer = VariantExplorer(CLASSIC, players=4, spares="face-up")
     rows = {row[0]: row[1:] for row in explorer.comparison().rows}
@@ -529,7 +529,7 @@ def test_the_every_who_can_example_in_the_docs_reads_as_it_says():
 
 
 def test_a_variant_game_saves_and_replays_and_a_bad_variant_record_is_refused():
-    from cluedo_lab.card_games import game_from_json
+    from cluedo_lab.games.card_games import game_from_json
 
     v = variant("cluedo-card-game-2018", players=3, answer="every-who-can")
     game = played(v, 3, 1, lambda s: make_bot("detective", s))
@@ -547,8 +547,8 @@ def test_a_saved_variant_game_opens_in_a_new_session(base, tmp_path):
     import subprocess
     import sys
 
-    from cluedo_lab.game import RandomBot
-    from cluedo_lab.tournament import new_game
+    from cluedo_lab.games.game import RandomBot
+    from cluedo_lab.lab.tournament import new_game
 
     game = new_game(variant(base, answer="every-who-can").edition, 3, 2)
     game.play([RandomBot(s) for s in range(3)])
@@ -557,7 +557,7 @@ def test_a_saved_variant_game_opens_in_a_new_session(base, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(saved)
     family = "board_game" if game.family == "board" else "card_games"
-    script = (f"from cluedo_lab.{family} import game_from_json\n"
+    script = (f"from cluedo_lab.games.{family} import game_from_json\n"
               f"import pathlib, sys\n"
               f"text = pathlib.Path(sys.argv[1]).read_text()\n"
               f"print(game_from_json(text).to_json() == text)\n")
@@ -572,7 +572,7 @@ def test_a_saved_variant_game_opens_in_a_new_session(base, tmp_path):
     ({"nobase": 1}, "a variant is written"),
 ])
 def test_a_saved_game_naming_a_bad_variant_is_refused_clearly(spec, says):
-    from cluedo_lab.card_games import game_from_json
+    from cluedo_lab.games.card_games import game_from_json
 
     saved = {"game": "card", "edition": spec, "players": ["A", "B", "C"], "seed": 0,
              "actions": []}

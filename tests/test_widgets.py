@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from cluedo_lab.advice import outcome_table, rank_questions
-from cluedo_lab.board import load_board, reach_chance, room_distances, shortest_moves
-from cluedo_lab.dice import Dice
-from cluedo_lab.edition import load_edition
-from cluedo_lab.errors import Contradiction
-from cluedo_lab.explain import Deduction, Fact
-from cluedo_lab.knowledge import Knowledge
-from cluedo_lab.record import Record
-from cluedo_lab.widgets import (
+from cluedo_lab.knowledge.advice import outcome_table, rank_questions
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.knowledge.explain import Deduction, Fact
+from cluedo_lab.records.record import Record
+from cluedo_lab.rules.board import load_board, reach_chance, room_distances, shortest_moves
+from cluedo_lab.rules.dice import Dice
+from cluedo_lab.rules.edition import load_edition
+from cluedo_lab.rules.errors import Contradiction
+from cluedo_lab.views.widgets import (
     BoardExplorer,
     DeductionStepper,
     Notepad,
@@ -333,8 +333,8 @@ def test_advisor_room_dropdown():
 # -- Static renderings do not need ipywidgets -------------------------------------------------
 
 def test_static_views_do_not_import_ipywidgets():
-    code = ("import sys, json; from cluedo_lab import widgets as w; "
-            "from cluedo_lab.knowledge import Knowledge; "
+    code = ("import sys, json; from cluedo_lab.views import widgets as w; "
+            "from cluedo_lab.knowledge.engine import Knowledge; "
             f"k = Knowledge.from_dict(json.loads({json.dumps(json.dumps(SMALL))})); "
             "[v._repr_html_() + repr(v) for v in (w.Notepad(k), "
             "w.DeductionStepper.from_knowledge(k).go(3), w.SuggestionAdvisor(k, 'Hall'), "

@@ -152,9 +152,9 @@ class Variant:
             if problems:
                 raise VariantError("board games support " + "; ".join(p for _, p in problems)
                                    + " only", [o for o, _ in problems])
-            from .board_game import board_game
+            from ..games.board_game import board_game
             return board_game(self.edition, seats, seed, **options)
-        from .card_games import card_game
+        from ..games.card_games import card_game
         return card_game(self.edition, seats, seed, **options)
 
     def record(self, players: Sequence[str] | int | None = None, observer: str | None = None,
@@ -162,7 +162,7 @@ class Variant:
                **setup: Any):
         """A game record of this variant (``docs/records.md``); its ``edition`` is written
         as this variant (``{"base": ..., <options>}``), so the record stands on its own."""
-        from .record import Record
+        from ..records.record import Record
         count = self._players(players if isinstance(players, int) else
                               None if players is None else len(players))
         names = [f"P{i + 1}" for i in range(count)] if players is None or \

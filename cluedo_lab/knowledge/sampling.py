@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..records.record import ENVELOPE, Record
 from . import constraints as cons
 from .counting import solve
-from .knowledge import Knowledge
-from .record import ENVELOPE, Record
+from .engine import Knowledge
 
 
 def _record(record: Record | Mapping[str, Any]) -> Record:

@@ -29,10 +29,10 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from ..bots.strategy import make_bot
+from ..games.game import Game
+from ..rules.edition import Edition, load_edition
 from .charts import Chart, bar_chart
-from .edition import Edition, load_edition
-from .game import Game
-from .strategy import make_bot
 
 __all__ = ["run_tournament", "TournamentResult", "Row", "wilson", "play_game", "play", "new_game",
            "save_results", "load_results"]
@@ -69,9 +69,9 @@ def new_game(edition: Edition | str, players: int, seed: int, **options: Any) ->
     """A new game of either family (an Edition object is passed on as it is)."""
     ed = load_edition(edition) if isinstance(edition, str) else edition
     if ed.family == "board":
-        from .board_game import BoardGame
+        from ..games.board_game import BoardGame
         return BoardGame(ed, players, seed, **options)
-    from .card_games import card_game
+    from ..games.card_games import card_game
     return card_game(ed, players, seed, **options)
 
 

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .edition import Edition, all_editions, load_edition
-from .errors import CluedoLabError, Contradiction, IllegalAction
-from .game import Action, Game
-from .knowledge import Knowledge
-from .record import Record
+from ..games.game import Action, Game
+from ..knowledge.engine import Knowledge
+from ..records.record import Record
+from ..rules.edition import Edition, all_editions, load_edition
+from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
 from .widgets import Notepad, _pre, _slug, _View
 
 if TYPE_CHECKING:
@@ -69,9 +69,9 @@ def new_game(edition: Edition | str, players: int | Sequence[str] = 3, seed: int
     """A new game of any edition: the board or card game engine, by the edition's family."""
     ed = load_edition(edition) if isinstance(edition, str) else edition
     if ed.family == "board":
-        from .board_game import BoardGame
+        from ..games.board_game import BoardGame
         return BoardGame(ed, players, seed, **options)
-    from .card_games import card_game
+    from ..games.card_games import card_game
     return card_game(ed, players, seed, **options)
 
 
@@ -81,9 +81,9 @@ def _bot(game: Game, kind: Any, seed: int) -> Any:
     if not isinstance(kind, str):
         return kind
     if game.edition.family == "board":
-        from .board_bots import make_bot
+        from ..bots.board_bots import make_bot
     else:
-        from .card_bots import make_bot
+        from ..bots.card_bots import make_bot
     return make_bot(kind, seed)
 
 

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ..records.record import ENVELOPE, Event, Record
+from ..rules.edition import Card
+from ..rules.errors import Contradiction
 from . import constraints as cons
 from .counting import Solution, solve
-from .edition import Card
-from .errors import Contradiction
-from .record import ENVELOPE, Event, Record
 
 
 class Knowledge:

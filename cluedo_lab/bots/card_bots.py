@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .game import Action, Game, RandomBot
-from .knowledge import Knowledge
-from .record import ENVELOPE, Suggest
+from ..games.game import Action, Game, RandomBot
+from ..knowledge.engine import Knowledge
+from ..records.record import ENVELOPE, Suggest
 
 __all__ = ["DetectiveBot", "ExplorerBot", "RandomBot", "make_bot", "BOTS"]
 

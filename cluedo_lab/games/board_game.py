@@ -85,12 +85,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
 
-from .board import Board, Node, Square, load_board
-from .board_svg import Heat
-from .clue_cards import ClueCard, load_clue_deck
-from .dice import Dice
-from .edition import Edition, load_edition, normalize
-from .errors import IllegalAction
+from ..rules.board import Board, Node, Square, load_board
+from ..rules.clue_cards import ClueCard, load_clue_deck
+from ..rules.dice import Dice
+from ..rules.edition import Edition, load_edition, normalize
+from ..rules.errors import IllegalAction
+from ..views.board_svg import Heat
 from .game import Action, Game, edition_of
 
 __all__ = ["BoardGame", "board_game", "game_from_json", "play_log", "RULE_BOOK_DEFAULTS",
@@ -1361,7 +1361,7 @@ def play_log(edition_id: str, players: int | Sequence[str], seed: int = 0,
     ``bots`` names one bot per seat (``detective``, ``random`` or ``explorer``); the last name
     fills any seats left over.
     """
-    from .board_bots import make_bot
+    from ..bots.board_bots import make_bot
 
     game = BoardGame(edition_id, players, seed, **options)
     if not bots:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 if TYPE_CHECKING:
-    from .board import Board, Node, Square
+    from ..rules.board import Board, Node, Square
 
 Pieces = Mapping[str, "Node"]
 """Suspect id -> where the piece stands: a corridor square or a room id."""

@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .deal import Deal, deal
-from .edition import Edition
+from ..rules.deal import Deal, deal
+from ..rules.edition import Edition
 from .game import view
 
 

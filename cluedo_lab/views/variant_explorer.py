@@ -14,10 +14,10 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from . import variant_figures as vf
-from .charts import Chart, bar_chart
-from .edition import Table, edition_ids, load_edition
-from .variant import OPTIONS, Variant, VariantError, spares_of, variant
+from ..lab import variant_figures as vf
+from ..lab.charts import Chart, bar_chart
+from ..rules.edition import Table, edition_ids, load_edition
+from ..rules.variant import OPTIONS, Variant, VariantError, spares_of, variant
 from .widgets import _View
 
 if TYPE_CHECKING:

@@ -17,9 +17,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .data import clue_deck_path
 from .errors import EditionError
-
-DECK_PATH = Path(__file__).resolve().parent.parent / "data" / "clue-cards-2023.toml"
 
 KINDS: dict[str, str] = {
     "show-me": "the drawer picks another player, who secretly shows them a card of their choice",
@@ -77,7 +76,7 @@ class ClueDeck:
 
 def load_clue_deck(path: str | Path | None = None) -> ClueDeck:
     """Load and check a Clue-card deck (default: the kit's 2023 deck)."""
-    path = Path(path) if path is not None else DECK_PATH
+    path = Path(path) if path is not None else clue_deck_path()
     source = path.name
     try:
         with path.open("rb") as handle:

@@ -18,10 +18,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from .data import editions_dir
 from .errors import EditionError
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-EDITIONS_DIR = DATA_DIR / "editions"
 SCHEMA_VERSION = 1
 
 
@@ -486,7 +485,7 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     path = Path(ref)
     if path.suffix == ".toml" or path.is_file():
         return path
-    folder = directory or EDITIONS_DIR
+    folder = directory or editions_dir()
     candidate = folder / f"{ref}.toml"
     if not candidate.exists():
         known = ", ".join(edition_ids(folder))
@@ -822,7 +821,7 @@ def _assumptions(raw: dict, r: _Reader) -> tuple[Assumption, ...]:
 
 def edition_ids(directory: Path | None = None) -> list[str]:
     """Ids of the editions shipped in ``data/editions`` (or another folder), sorted."""
-    folder = directory or EDITIONS_DIR
+    folder = directory or editions_dir()
     return sorted(p.stem for p in folder.glob("*.toml"))
 
 

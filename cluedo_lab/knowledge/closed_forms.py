@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import sympy
 from sympy import Rational, binomial, factorial
 
-from .edition import Card, Edition
+from ..rules.edition import Card, Edition
 
 
 def envelopes(edition: Edition) -> sympy.Expr:

@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from .deal import Deal, deal
-from .edition import Card, Edition, load_edition
-from .errors import IllegalAction
-from .record import Record
+from ..records.record import Record
+from ..rules.deal import Deal, deal
+from ..rules.edition import Card, Edition, load_edition
+from ..rules.errors import IllegalAction
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ class Game(ABC):
 
     # -- saving ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        from .variant import spec_of
+        from ..rules.variant import spec_of
         return {"game": self.family, "edition": spec_of(self.edition) or self.edition.id,
                 "players": list(self.names),
                 "seed": self.seed, "options": self.options,
@@ -302,7 +302,7 @@ def edition_of(ref: Edition | str | Mapping[str, Any]) -> Edition:
     if isinstance(ref, Edition):
         return ref
     if isinstance(ref, Mapping):
-        from .variant import variant_from_dict
+        from ..rules.variant import variant_from_dict
         return variant_from_dict(ref).edition
     return load_edition(ref)
 

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .advice import Option, outcome_table, rank_questions
-from .board import Board, Node, load_board, reach_chance, room_distances
-from .dice import Dice, DiceLike
-from .edition import Edition
-from .explain import Deduction, Step
-from .knowledge import Knowledge, _cell, format_weight
-from .record import ENVELOPE
+from ..knowledge.advice import Option, outcome_table, rank_questions
+from ..knowledge.engine import Knowledge, _cell, format_weight
+from ..knowledge.explain import Deduction, Step
+from ..records.record import ENVELOPE
+from ..rules.board import Board, Node, load_board, reach_chance, room_distances
+from ..rules.dice import Dice, DiceLike
+from ..rules.edition import Edition
 
 if TYPE_CHECKING:
     import ipywidgets

@@ -18,14 +18,14 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from . import constraints as cons
-from .board_game import BoardGame
-from .board_game import _walk as walk_of
-from .dice import Dice
-from .errors import Contradiction
-from .game import Action, RandomBot
-from .knowledge import Knowledge
-from .record import ENVELOPE, Record, Reveal, Show, Suggest
+from ..games.board_game import BoardGame
+from ..games.board_game import _walk as walk_of
+from ..games.game import Action, RandomBot
+from ..knowledge import constraints as cons
+from ..knowledge.engine import Knowledge
+from ..records.record import ENVELOPE, Record, Reveal, Show, Suggest
+from ..rules.dice import Dice
+from ..rules.errors import Contradiction
 
 __all__ = ["DetectiveBot", "ExplorerBot", "RandomBot", "BOTS", "make_bot", "tournament",
            "View", "cheap_view"]

@@ -63,8 +63,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .deal import Deal, deal
-from .edition import ActionCardKind, Edition, normalize
+from ..rules.deal import Deal, deal
+from ..rules.edition import ActionCardKind, Edition, normalize
 from .game import Action, Game, edition_of
 
 __all__ = ["CardGame", "CardGame2018", "CardGame2002", "card_game", "game_from_json",
@@ -1148,7 +1148,7 @@ def game_from_json(text: str) -> CardGame:
 
 
 def _bots(names: Sequence[str], players: int, seed: int) -> list[Any]:
-    from .card_bots import make_bot
+    from ..bots.card_bots import make_bot
 
     if not names:
         raise ValueError("name at least one bot")
@@ -1204,7 +1204,7 @@ def tournament(edition_id: str, players: Sequence[str], cases: int = 2, seed: in
     takes a turn as fugitive). ``bots`` maps names to bot kinds (default: detectives). A
     fugitive's escape solves no case.
     """
-    from .card_bots import make_bot
+    from ..bots.card_bots import make_bot
 
     names = list(players)
     if cases < 1:

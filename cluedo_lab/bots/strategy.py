@@ -65,13 +65,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from ..games.game import Action, Game
+from ..knowledge.advice import rank_questions
+from ..knowledge.engine import Knowledge
+from ..records.record import ENVELOPE, Record
+from ..rules.errors import Contradiction
 from . import board_bots, card_bots
-from .advice import rank_questions
 from .board_bots import View, cheap_view
-from .errors import Contradiction
-from .game import Action, Game
-from .knowledge import Knowledge
-from .record import ENVELOPE, Record
 
 __all__ = ["Strategy", "RandomBot", "Eliminator", "Detective", "InfoGain", "Bluffer", "BOTS",
            "make_bot", "bot_names", "catalogue", "Sight", "view_of"]

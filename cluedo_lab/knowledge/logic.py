@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from ..records.record import Record
 from . import constraints as cons
-from .record import Record
 
 
 @dataclass

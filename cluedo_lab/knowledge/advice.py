@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..rules.edition import Card
 from . import constraints as cons
 from .counting import AnswerCounter
-from .edition import Card
 
 
 def entropy(distribution: Iterable[Fraction]) -> float:

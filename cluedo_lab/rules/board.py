@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from .data import boards_dir
 from .dice import DiceLike, total_distribution
 from .errors import EditionError
 
 if TYPE_CHECKING:
-    from .board_svg import Heat, Pieces
+    from ..views.board_svg import Heat, Pieces
 
-BOARDS_DIR = Path(__file__).resolve().parent.parent / "data" / "boards"
 
 Square = tuple[int, int]
 Node = Square | str
@@ -152,7 +152,7 @@ class Board:
     # -- display ----------------------------------------------------------------------------
     def svg(self, pieces: Pieces | None = None, heat: Heat | None = None, **options: Any) -> str:
         """The board as SVG; see :func:`cluedo_lab.board_svg.render_svg` for the options."""
-        from .board_svg import render_svg
+        from ..views.board_svg import render_svg
 
         return render_svg(self, pieces=pieces, heat=heat, **options)
 
@@ -315,14 +315,14 @@ def _expected_from_distance(distance: int, totals: Mapping[int, Fraction]) -> Fr
 
 def board_ids(directory: Path | None = None) -> list[str]:
     """Ids of the boards shipped in ``data/boards`` (or another folder), sorted."""
-    return sorted(p.stem for p in (directory or BOARDS_DIR).glob("*.txt"))
+    return sorted(p.stem for p in (directory or boards_dir()).glob("*.txt"))
 
 
 def load_board(id_or_path: str | Path) -> Board:
     """Load a board by id (``"classic-24x25"``) or by the path of its ``.txt`` file."""
     path = Path(id_or_path)
     if path.suffix != ".txt" and not path.is_file():
-        path = BOARDS_DIR / f"{id_or_path}.txt"
+        path = boards_dir() / f"{id_or_path}.txt"
         if not path.is_file():
             raise EditionError(str(id_or_path), "(file)",
                                f"no such board; known boards: {', '.join(board_ids())}")

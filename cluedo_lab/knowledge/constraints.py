@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .counting import Factor, Place, Problem, at_least_one, chosen_uniformly, not_all
-from .record import (
+from ..records.record import (
     ENVELOPE,
     FACE_UP,
     Accuse,
@@ -34,6 +33,7 @@ from .record import (
     Suggest,
     SuperSleuth,
 )
+from .counting import Factor, Place, Problem, at_least_one, chosen_uniformly, not_all
 
 MODELS = ("uniform", "refuter-uniform")
 HOLDS, LACKS, HOLDS_ONE_OF, NOT_ALL, CHOICE = (

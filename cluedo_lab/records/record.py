@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .edition import (
+from ..rules.edition import (
     AccusationRules,
     Card,
     Category,
@@ -25,7 +25,7 @@ from .edition import (
     load_edition,
     normalize,
 )
-from .errors import EditionError, RecordError
+from ..rules.errors import EditionError, RecordError
 
 ENVELOPE = "envelope"
 FACE_UP = "face-up"
@@ -420,7 +420,7 @@ class _Parser:
             return custom_edition(data["deck"])
         if isinstance(data["edition"], Mapping):
             # A variant written into the record: {"base": <edition id>, <option>: ...}.
-            from .variant import variant_from_dict
+            from ..rules.variant import variant_from_dict
             try:
                 return variant_from_dict(data["edition"]).edition
             except (EditionError, ValueError, TypeError) as error:

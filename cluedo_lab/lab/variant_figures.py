@@ -39,9 +39,9 @@ from functools import lru_cache
 from math import comb, prod
 from typing import Any
 
-from . import closed_forms
-from .edition import Card, Edition, Table
-from .variant import Variant, variant
+from ..knowledge import closed_forms as closed_forms
+from ..rules.edition import Card, Edition, Table
+from ..rules.variant import Variant, variant
 
 Answer = tuple[tuple[int, str], ...]
 """An answer as the asker sees it: (opponent's position in the asking order, card) for each
@@ -389,8 +389,8 @@ def simulate(game: Edition | Variant | str, games: int = 30, seed: int = 0,
              max_actions: int = 20_000) -> Simulation:
     """Play ``games`` seeded games of ``game``, every seat played by ``bot`` (a name for
     :func:`cluedo_lab.strategy.make_bot`), each game on its own deal."""
+    from ..rules.variant import VariantError, board_support
     from .tournament import TournamentResult, play_game
-    from .variant import VariantError, board_support
 
     edition, name = _edition(game)
     players = _count(edition, players)

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..records.record import ENVELOPE, Event, Record
+from ..rules.edition import Edition
 from . import constraints as cons
-from .edition import Edition
-from .record import ENVELOPE, Event, Record
 
 RULES = {
     "observed": "Observed",

@@ -1,0 +1,1 @@
+"""The rules: editions, variants, boards, dice, Clue cards and deals, read from ``data/``."""
