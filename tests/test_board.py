@@ -31,6 +31,8 @@ from cluedo_lab.rules.board import (
 from cluedo_lab.rules.dice import Dice
 from cluedo_lab.rules.edition import all_editions, load_edition
 from cluedo_lab.rules.errors import EditionError
+from cluedo_lab.views.board_svg import board_svg
+from cluedo_lab.views.display import to_svg
 
 CLASSIC_ROOMS = ("kitchen", "ballroom", "conservatory", "dining-room", "billiard-room",
                  "library", "lounge", "hall", "study")
@@ -534,8 +536,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 def test_svg_is_deterministic_and_well_formed(classic):
     pieces = {"scarlett": "lounge", "mustard": "lounge", "peacock": (6, 22)}
     heat = reach_chance(classic, "peacock", Dice(2))
-    one = classic.svg(pieces=pieces, heat=heat, title="Peacock, two dice")
-    two = load_board("classic-24x25").svg(pieces=dict(pieces), heat=dict(heat),
+    one = board_svg(classic, pieces=pieces, heat=heat, title="Peacock, two dice")
+    two = board_svg(load_board("classic-24x25"), pieces=dict(pieces), heat=dict(heat),
                                           title="Peacock, two dice")
     assert one == two
     root = ET.fromstring(one)
@@ -554,8 +556,8 @@ def test_svg_is_deterministic_and_well_formed(classic):
 
 
 def test_svg_without_options(classic, mansion):
-    assert classic._repr_svg_() == classic.svg()
-    root = ET.fromstring(mansion.svg())
+    assert to_svg(classic) == board_svg(classic)
+    root = ET.fromstring(board_svg(mansion))
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "Swimming Pool" in texts and "Guest House" in texts
     assert not list(root.iter(f"{SVG}circle"))
@@ -563,9 +565,9 @@ def test_svg_without_options(classic, mansion):
 
 def test_svg_rejects_bad_heat(classic):
     with pytest.raises(ValueError, match="not negative"):
-        classic.svg(heat={"hall": Fraction(-1, 2)})
+        board_svg(classic, heat={"hall": Fraction(-1, 2)})
     with pytest.raises(ValueError, match="exact"):
-        classic.svg(heat={"hall": 0.5})
+        board_svg(classic, heat={"hall": 0.5})
 
 
 @pytest.mark.parametrize("edition", [e for e in all_editions() if e.board],

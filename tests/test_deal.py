@@ -8,6 +8,7 @@ import pytest
 
 from cluedo_lab.rules.deal import ENVELOPE, FACE_UP, deal
 from cluedo_lab.rules.edition import edition_ids, load_edition
+from cluedo_lab.views.display import to_html
 
 SEEDS = (0, 1, 2, 7, 1949)
 
@@ -160,7 +161,7 @@ def test_a_player_count_outside_the_rules_is_refused():
 
 def test_a_deal_prints_without_memory_addresses():
     d = deal(load_edition("cluedo-the-card-game-2002"), 3, seed=4)
-    for text in (repr(d), str(d), d._repr_html_()):
+    for text in (repr(d), str(d), to_html(d)):
         assert "0x" not in text
     assert repr(d).startswith("Deal('cluedo-the-card-game-2002', players=3, seed=4")
     assert str(d).count("Seat ") == 3

@@ -14,6 +14,7 @@ import pytest
 import cluedo_lab.rules.edition as edition_module
 from cluedo_lab.rules.edition import Edition, edition_ids, load_edition, overview
 from cluedo_lab.rules.errors import EditionError
+from cluedo_lab.views.display import to_html
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -288,7 +289,7 @@ def test_tables_for_notebooks():
     text = repr(table)
     assert "0x" not in text and "2: 7-7 +4 down" in text
     game = load_edition("cluedo-the-card-game-2002")
-    html = game._repr_html_()
+    html = to_html(game)
     assert "Giant&#x27;s Causeway" in html and "<table>" in html
     deck = game.deck_table()
     assert len(deck.rows) == 3 and "Train (red, ground)" in deck.rows[1][1]

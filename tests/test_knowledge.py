@@ -11,6 +11,7 @@ import pytest
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.records.record import Record
 from cluedo_lab.rules.errors import Contradiction, RecordError
+from cluedo_lab.views.display import to_html
 
 DECK3 = {"suspect": ["Plum", "White", "Green"],
          "weapon": ["Rope", "Knife", "Pipe"],
@@ -297,11 +298,11 @@ def test_classic_six_players_first_turn():
 def test_html_under_the_refuter_uniform_model():
     record = Record.from_dict(deck_data({"suggest": ["Green", "Knife", "Hall"], "by": "Ann",
                                          "shown_by": "Bob", "card": "Knife"}))
-    html = Knowledge(record, model="refuter-uniform")._repr_html_()
+    html = to_html(Knowledge(record, model="refuter-uniform"))
     assert "<table>" in html and "consistent deals" in html
 
 
 def test_html_under_the_uniform_model():
     # Hall is Bob's: 2 × 2 × (Study|Den) envelopes, Bob's other card 1 of the 3 left: 24.
-    html = know(BOB_HAS_HALL)._repr_html_()
+    html = to_html(know(BOB_HAS_HALL))
     assert "<table>" in html and "24 consistent deals" in html

@@ -25,6 +25,7 @@ from cluedo_lab.rules import edition as edition_module
 from cluedo_lab.rules.edition import load_edition
 from cluedo_lab.rules.errors import RecordError
 from cluedo_lab.rules.variant import VariantError, variant, variant_from_dict
+from cluedo_lab.views.display import to_html
 
 CLASSIC = "cluedo-classic-1949"
 MINI = edition_path("mini-3x3x3")
@@ -204,7 +205,7 @@ def test_a_variant_reads_well_and_round_trips():
                        "drop={'weapon': ['rope']})")
     assert variant_from_dict(json.loads(json.dumps(v.to_dict()))) == v
     assert variant(CLASSIC, **v.options) == v
-    html = v._repr_html_()
+    html = to_html(v)
     assert "<th>base</th>" in html and "font-weight:bold" in html
     rows = {row[0]: row[1:] for row in v.table().rows}
     assert rows["spares"] == ("uneven", "face-up")

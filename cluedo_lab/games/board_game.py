@@ -90,7 +90,6 @@ from ..rules.clue_cards import ClueCard, load_clue_deck
 from ..rules.dice import Dice
 from ..rules.edition import Edition, load_edition, normalize
 from ..rules.errors import IllegalAction
-from ..views.board_svg import Heat
 from .game import Action, Game, edition_of
 
 __all__ = ["BoardGame", "board_game", "game_from_json", "play_log", "RULE_BOOK_DEFAULTS",
@@ -1244,15 +1243,7 @@ class BoardGame(Game):
             return f"{player} never passed on a suggestion naming {card!r}"
         return f"{who}'s own record does not show {player} holding {card!r}"
 
-    # -- records, pictures, text -------------------------------------------------------------
-    def svg(self, heat: Heat | None = None, **options: Any) -> str:
-        """The board with every piece where it stands (deterministic SVG)."""
-        options.setdefault("title", f"{self.edition.name}: turn {self.turn_number}")
-        return self.board.svg(pieces=self.pieces(), heat=heat, **options)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
-
+    # -- records and text --------------------------------------------------------------------
     def status(self) -> str:
         """Where everything stands, and whose move it is, as text."""
         lines = []

@@ -180,30 +180,12 @@ class Knowledge:
         for category in self.edition.categories:
             lines.append(category.name.upper())
             for card in category.cards:
-                cells = "".join(f"{_cell(self.probability(card, p)):>8}" for p in places)
+                cells = "".join(f"{cell_text(self.probability(card, p)):>8}" for p in places)
                 lines.append(f"{card.name:<{width}}{cells}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.notepad()
-
-    def _repr_html_(self) -> str:
-        places = self.places
-        head = "".join(f"<th>{p}</th>" for p in places)
-        rows = []
-        for category in self.edition.categories:
-            rows.append(f"<tr><th colspan='{len(places) + 1}' style='text-align:left'>"
-                        f"{category.name}</th></tr>")
-            for card in category.cards:
-                cells = []
-                for p in places:
-                    prob = self.probability(card, p)
-                    shade = int(255 - 155 * float(prob))
-                    cells.append(f"<td style='background:rgb({shade},{shade},255);"
-                                 f"text-align:center'>{_cell(prob)}</td>")
-                rows.append(f"<tr><td>{card.name}</td>{''.join(cells)}</tr>")
-        return (f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
-                f"<p>{format_weight(self.consistent_deals)} consistent deals</p>")
 
 
 def format_weight(value: int | Fraction) -> str:
@@ -217,7 +199,7 @@ def _short(place: str) -> str:
     return "env" if place == ENVELOPE else place[:7]
 
 
-def _cell(p: Fraction) -> str:
+def cell_text(p: Fraction) -> str:
     if p == 1:
         return "✓"
     if p == 0:

@@ -383,9 +383,6 @@ class Explanation:
                          "consistent with those events finds it true in all of them.")
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        return "<pre>" + str(self).replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
-
 
 def _cards(n: int, kind: str = "") -> str:
     """"1 card", "2 Weapon cards"."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import networkx as nx
 
@@ -33,13 +33,13 @@ from .data import boards_dir
 from .dice import DiceLike, total_distribution
 from .errors import EditionError
 
-if TYPE_CHECKING:
-    from ..views.board_svg import Heat, Pieces
-
-
 Square = tuple[int, int]
 Node = Square | str
 """A node of :attr:`Board.graph`: a corridor square ``(row, col)`` or a room id."""
+Pieces = Mapping[str, Node]
+"""Suspect id -> where the piece stands: a corridor square or a room id."""
+Heat = Mapping[Node, Fraction | int]
+"""Room id or square -> a non-negative number, shaded darker for larger values."""
 
 SIDES: dict[str, Square] = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
 PLAIN_KINDS = ("corridor", "off-board", "unusable", "staircase",
@@ -148,16 +148,6 @@ class Board:
     @cached_property
     def _room_of(self) -> dict[Square, str]:
         return {sq: room for room, squares in self.room_squares.items() for sq in squares}
-
-    # -- display ----------------------------------------------------------------------------
-    def svg(self, pieces: Pieces | None = None, heat: Heat | None = None, **options: Any) -> str:
-        """The board as SVG; see :func:`cluedo_lab.board_svg.render_svg` for the options."""
-        from ..views.board_svg import render_svg
-
-        return render_svg(self, pieces=pieces, heat=heat, **options)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
 
     def __repr__(self) -> str:
         return f"Board({self.id!r})"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 from .edition import Card, Edition
 
@@ -62,17 +61,6 @@ class Deal:
             lines.append(f"Face up: {', '.join(c.name for c in self.face_up)}")
         lines += [f"Face down in {pile}: {card.name}" for pile, card in self.face_down]
         return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        rows = [("Envelope", self.envelope)]
-        rows += [(f"Seat {seat}", hand) for seat, hand in enumerate(self.hands)]
-        if self.face_up:
-            rows.append(("Face up", self.face_up))
-        rows += [(f"Face down ({pile})", (card,)) for pile, card in self.face_down]
-        body = "".join(f"<tr><th>{escape(label)}</th>"
-                       f"<td>{escape(', '.join(c.name for c in cards))}</td></tr>"
-                       for label, cards in rows)
-        return f"<table>{body}</table>"
 
 
 def deal(edition: Edition, players: int, seed: int | None = None,

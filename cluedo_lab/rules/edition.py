@@ -14,7 +14,6 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -269,9 +268,6 @@ class Edition:
         rows = tuple((a.about, a.choice, a.source) for a in self.assumptions)
         return Table(("about", "choice", "source"), rows, title=f"Assumptions of {self.id}")
 
-    def _repr_html_(self) -> str:
-        return self.deck_table()._repr_html_()
-
 
 @dataclass(frozen=True)
 class Table:
@@ -293,13 +289,6 @@ class Table:
         out += [fmt(self.header), fmt(tuple("-" * w for w in widths))]
         out += [fmt(row) for row in self.rows]
         return "\n".join(out)
-
-    def _repr_html_(self) -> str:
-        head = "".join(f"<th>{escape(c)}</th>" for c in self.header)
-        body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
-                       for row in self.rows)
-        title = f"<b>{escape(self.title)}</b>" if self.title else ""
-        return f"{title}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def overview(editions: Iterable[Edition] | None = None) -> Table:

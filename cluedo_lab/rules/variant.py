@@ -39,7 +39,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from html import escape
 from typing import Any
 
 from .edition import (
@@ -198,7 +197,7 @@ class Variant:
         """Option by option: the base's rule and the variant's (hands for ``players``)."""
         count = players or self.players or self.base.min_players
         return Table(("option", "base", "variant"),
-                     tuple(_describe(self.base, self.edition, count)), title=self.name)
+                     tuple(describe_changes(self.base, self.edition, count)), title=self.name)
 
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.options.items())
@@ -214,18 +213,8 @@ class Variant:
     def __hash__(self) -> int:
         return hash((self.base_ref, self.changes))
 
-    def _repr_html_(self) -> str:
-        count = self.players or self.base.min_players
-        rows = []
-        for option, base, mine in _describe(self.base, self.edition, count):
-            style = " style='font-weight:bold'" if base != mine else ""
-            rows.append(f"<tr{style}><td>{escape(option)}</td><td>{escape(base)}</td>"
-                        f"<td>{escape(mine)}</td></tr>")
-        return (f"<b>{escape(self.name)}</b><table><thead><tr><th>option</th><th>base</th>"
-                f"<th>variant</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
-
-def _describe(base: Edition, ed: Edition, players: int) -> list[tuple[str, str, str]]:
+def describe_changes(base: Edition, ed: Edition, players: int) -> list[tuple[str, str, str]]:
     def hands(e: Edition) -> str:
         if not e.min_players <= players <= e.max_players:
             return "–"

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-if TYPE_CHECKING:
-    from ..rules.board import Board, Node, Square
+from ..rules.board import Board, Heat, Node, Pieces, Square
 
-Pieces = Mapping[str, "Node"]
-"""Suspect id -> where the piece stands: a corridor square or a room id."""
-Heat = Mapping["Node", Fraction | int]
-"""Room id or square -> a non-negative number, shaded darker for larger values."""
+if TYPE_CHECKING:
+    from ..games.board_game import BoardGame
 
 # Piece colours by suspect id (rule book 1949 2(a): the persons' colours).
 PIECE_COLOURS = {
@@ -223,3 +220,15 @@ def _piece(suspect: str, sq: Square, palette: Mapping[str, str],
     return (f'<circle cx="{_n(x(sq[1] + 0.5))}" cy="{_n(y(sq[0] + 0.5))}" '
             f'r="{_n(cell * 0.38)}" fill="{colour}" stroke="#111111" stroke-width="1.5">'
             f"<title>{escape(suspect)}</title></circle>")
+
+
+def board_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = None,
+              **options: Any) -> str:
+    """The board as SVG; see :func:`render_svg` for the options."""
+    return render_svg(board, pieces=pieces, heat=heat, **options)
+
+
+def game_svg(game: BoardGame, heat: Heat | None = None, **options: Any) -> str:
+    """A board game's board with every piece where it stands (deterministic SVG)."""
+    options.setdefault("title", f"{game.edition.name}: turn {game.turn_number}")
+    return render_svg(game.board, pieces=game.pieces(), heat=heat, **options)

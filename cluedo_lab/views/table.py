@@ -31,6 +31,7 @@ from ..knowledge.engine import Knowledge
 from ..records.record import Record
 from ..rules.edition import Edition, all_editions, load_edition
 from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
+from .board_svg import game_svg
 from .widgets import Notepad, _pre, _slug, _View
 
 if TYPE_CHECKING:
@@ -542,11 +543,11 @@ class Table(_View):
     def board_svg(self) -> str:
         """The board with every piece; during your move, the squares you may move to are
         shaded (the rooms you may enter are named on the buttons)."""
-        if not hasattr(self.game, "svg"):
+        if not hasattr(self.game, "board"):
             return ""
         squares = {a["to"]: 1 for c in self.controls() if c.kind == "move"
                    for a in makeable(c, self.seat) if not isinstance(a["to"], str)}
-        return self.game.svg(heat=squares or None)
+        return game_svg(self.game, heat=squares or None)
 
     def text(self) -> str:
         """The static rendering: whose move, your hand, the legal actions, your log's end."""
@@ -612,7 +613,7 @@ class Table(_View):
         parts: list[Any] = [w.HBox([left, *right], layout=w.Layout(flex_flow="row wrap",
                                                                     grid_gap="1.5em"))]
         self._board = None
-        if hasattr(self.game, "svg"):
+        if hasattr(self.game, "board"):
             self._board = w.HTML()
             self._board.add_class("cluedo-table-board")
             parts.append(self._board)

@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from ..knowledge.advice import Option, outcome_table, rank_questions
-from ..knowledge.engine import Knowledge, _cell, format_weight
+from ..knowledge.engine import Knowledge, cell_text, format_weight
 from ..knowledge.explain import Deduction, Step
 from ..records.record import ENVELOPE
 from ..rules.board import Board, Node, load_board, reach_chance, room_distances
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
+from .board_svg import render_svg
+from .reprs import knowledge_html
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -104,7 +106,7 @@ class Notepad(_View):
     # -- reading -----------------------------------------------------------------------------
     def cell(self, card: str, place: str) -> str:
         """The text a cell shows: ✓, · or the chance (a decimal when the fraction is long)."""
-        return _cell(self.knowledge.probability(card, place))
+        return cell_text(self.knowledge.probability(card, place))
 
     def explanation(self, card: str, place: str) -> str:
         """Why a cell is what it is: the engine's explanation if certain, else its exact chance."""
@@ -152,7 +154,7 @@ class Notepad(_View):
         return text
 
     def _repr_html_(self) -> str:
-        html = f"<p><b>{escape(self._caption())}</b></p>" + self.knowledge._repr_html_()
+        html = f"<p><b>{escape(self._caption())}</b></p>" + knowledge_html(self.knowledge)
         if self.selected:
             html += _pre(self.explanation(*self.selected))
         return html
@@ -202,7 +204,7 @@ class Notepad(_View):
         k = self.knowledge
         for (card, place), button in self._buttons.items():
             p = k.probability(card, place)
-            button.description = _cell(p)
+            button.description = cell_text(p)
             button.tooltip = f"{k.card(card).name} / {place}: {p}"
             button.style.button_color = _shade(p)
             button.style.font_weight = "bold" if p in (0, 1) else "normal"
@@ -535,7 +537,7 @@ class BoardExplorer(_View):
         else:
             pieces = {"you": node}
         heat: dict[Node, Fraction] = dict(self.chances())
-        drawing = board.svg(pieces=pieces, heat=heat, cell=self.CELL,
+        drawing = render_svg(board, pieces=pieces, heat=heat, cell=self.CELL,
                             colours={"you": "#212121"})
         extra = []
         if self.show_passages:

@@ -1,0 +1,77 @@
+"""HTML drawings of engine objects for notebooks (registered by :mod:`.display`)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..knowledge.engine import cell_text, format_weight
+from ..rules.variant import describe_changes
+
+if TYPE_CHECKING:
+    from ..knowledge.engine import Knowledge
+    from ..rules.deal import Deal
+    from ..rules.edition import Edition, Table
+    from ..rules.variant import Variant
+
+
+def table_html(table: Table) -> str:
+    head = "".join(f"<th>{escape(c)}</th>" for c in table.header)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+                   for row in table.rows)
+    title = f"<b>{escape(table.title)}</b>" if table.title else ""
+    return f"{title}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def edition_html(edition: Edition) -> str:
+    """An edition shows its deck."""
+    return table_html(edition.deck_table())
+
+
+def deal_html(deal: Deal) -> str:
+    rows = [("Envelope", deal.envelope)]
+    rows += [(f"Seat {seat}", hand) for seat, hand in enumerate(deal.hands)]
+    if deal.face_up:
+        rows.append(("Face up", deal.face_up))
+    rows += [(f"Face down ({pile})", (card,)) for pile, card in deal.face_down]
+    body = "".join(f"<tr><th>{escape(label)}</th>"
+                   f"<td>{escape(', '.join(c.name for c in cards))}</td></tr>"
+                   for label, cards in rows)
+    return f"<table>{body}</table>"
+
+
+def variant_html(variant: Variant) -> str:
+    """Option by option, the rows where the variant differs in bold."""
+    count = variant.players or variant.base.min_players
+    rows = []
+    for option, base, mine in describe_changes(variant.base, variant.edition, count):
+        style = " style='font-weight:bold'" if base != mine else ""
+        rows.append(f"<tr{style}><td>{escape(option)}</td><td>{escape(base)}</td>"
+                    f"<td>{escape(mine)}</td></tr>")
+    return (f"<b>{escape(variant.name)}</b><table><thead><tr><th>option</th><th>base</th>"
+            f"<th>variant</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def knowledge_html(knowledge: Knowledge) -> str:
+    """The card × place table, each cell shaded by its chance."""
+    places = knowledge.places
+    head = "".join(f"<th>{p}</th>" for p in places)
+    rows = []
+    for category in knowledge.edition.categories:
+        rows.append(f"<tr><th colspan='{len(places) + 1}' style='text-align:left'>"
+                    f"{category.name}</th></tr>")
+        for card in category.cards:
+            cells = []
+            for p in places:
+                prob = knowledge.probability(card, p)
+                shade = int(255 - 155 * float(prob))
+                cells.append(f"<td style='background:rgb({shade},{shade},255);"
+                             f"text-align:center'>{cell_text(prob)}</td>")
+            rows.append(f"<tr><td>{card.name}</td>{''.join(cells)}</tr>")
+    return (f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
+            f"<p>{format_weight(knowledge.consistent_deals)} consistent deals</p>")
+
+
+def pre_html(obj: Any) -> str:
+    """Text that reads best as it is (an explanation): preformatted."""
+    return "<pre>" + str(obj).replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
