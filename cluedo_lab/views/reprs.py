@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import cell_text, format_weight
 from ..rules.variant import describe_changes
+from .base import shade
 
 if TYPE_CHECKING:
     from ..knowledge.engine import Knowledge
@@ -64,8 +65,7 @@ def knowledge_html(knowledge: Knowledge) -> str:
             cells = []
             for p in places:
                 prob = knowledge.probability(card, p)
-                shade = int(255 - 155 * float(prob))
-                cells.append(f"<td style='background:rgb({shade},{shade},255);"
+                cells.append(f"<td style='background:{shade(prob)};"
                              f"text-align:center'>{cell_text(prob)}</td>")
             rows.append(f"<tr><td>{card.name}</td>{''.join(cells)}</tr>")
     return (f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"

@@ -31,8 +31,9 @@ from ..knowledge.engine import Knowledge
 from ..records.record import Record
 from ..rules.edition import Edition, all_editions, load_edition
 from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
+from .base import InteractiveView, pre, slug
 from .board_svg import game_svg
-from .widgets import Notepad, _pre, _slug, _View
+from .widgets import Notepad
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -343,7 +344,7 @@ def narrate(game: Game, seat: int, action: Action, log_from: int, events_from: i
 # The table
 # ---------------------------------------------------------------------------------------------
 
-class Table(_View):
+class Table(InteractiveView):
     """Your seat at a game of any edition, with bots in the other seats.
 
     ``Table(edition, players=3, seed=0, seat=0, bots=("detective",), **options)`` starts a new
@@ -569,7 +570,7 @@ class Table(_View):
         notepad = self.notepad
         board = self.board_svg()
         return (f"<div class='cluedo-table' style='display:flex;gap:1.5em;flex-wrap:wrap;"
-                f"align-items:flex-start'><div>{_pre(self.text())}</div>"
+                f"align-items:flex-start'><div>{pre(self.text())}</div>"
                 f"<div>{notepad._repr_html_() if notepad else ''}</div>"
                 f"{f'<div>{board}</div>' if board else ''}</div>")
 
@@ -653,7 +654,7 @@ class Table(_View):
                                       style={"description_width": "initial"},
                                       layout=w.Layout(width="auto"))
                 dropdown.add_class("cluedo-table-field")
-                dropdown.add_class(f"cluedo-field-{_slug(f.label)}")
+                dropdown.add_class(f"cluedo-field-{slug(f.label)}")
                 fields[f.name] = dropdown
             button = w.Button(description=control.label, layout=w.Layout(width="auto"),
                               button_style="primary" if control.kind != "accuse" else "danger",
@@ -692,7 +693,7 @@ class Table(_View):
 # Choosing a game
 # ---------------------------------------------------------------------------------------------
 
-class TableChooser(_View):
+class TableChooser(InteractiveView):
     """Pick an edition, the number of players, a seed and the bots, and sit down at a new
     :class:`Table` (the classroom app's first screen)."""
 

@@ -18,8 +18,8 @@ from ..lab import variant_figures as vf
 from ..lab.charts import Chart, bar_chart
 from ..rules.edition import Table, edition_ids, load_edition
 from ..rules.variant import OPTIONS, Variant, VariantError, spares_of, variant
+from .base import InteractiveView
 from .reprs import table_html
-from .widgets import _View
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -32,7 +32,7 @@ QUESTIONS = {"one of each category": {"form": "one-per-category", "items": None}
              "any 3 cards": {"form": "any", "items": 3}}
 
 
-class VariantExplorer(_View):
+class VariantExplorer(InteractiveView):
     """A variant of ``base`` for ``players`` players, compared with the base's rules for the
     same number of players (or the nearest number the base allows). ``simulate`` > 0 also
     plays that many seeded games of each between exact detectives."""

@@ -22,10 +22,10 @@ import networkx as nx
 from ..knowledge.advice import Option, outcome_table, rank_questions
 from ..knowledge.engine import Knowledge, cell_text, format_weight
 from ..knowledge.explain import Deduction, Step
-from ..records.record import ENVELOPE
 from ..rules.board import Board, Node, load_board, reach_chance, room_distances
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
+from .base import InteractiveView, place_phrase, pre, shade, slug
 from .board_svg import render_svg
 from .reprs import knowledge_html
 
@@ -39,54 +39,11 @@ ROUTE = "#0d47a1"
 PASSAGE = "#6a1b9a"
 
 
-def _slug(text: str) -> str:
-    """A CSS-safe fragment of a name: "Lead Piping" -> "lead-piping"."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def _place_phrase(place: str) -> str:
-    return "the envelope" if place == ENVELOPE else place
-
-
-def _shade(p: Fraction) -> str:
-    """The notepad's colour for a chance: white at 0, blue at 1 (as Knowledge._repr_html_)."""
-    level = int(255 - 155 * float(p))
-    return f"rgb({level},{level},255)"
-
-
-def _pre(text: str) -> str:
-    return f"<pre>{escape(text)}</pre>"
-
-
-class _View:
-    """Shared plumbing: a lazily built, cached widget tree."""
-
-    _ui: Any = None
-
-    def widget(self) -> ipywidgets.Widget:
-        """The live view (built on first call, then the same object: displaying it twice shows
-        two synchronised copies)."""
-        if self._ui is None:
-            self._ui = self._build()
-            self._refresh()
-        return self._ui
-
-    def _build(self) -> ipywidgets.Widget:
-        raise NotImplementedError
-
-    def _refresh(self) -> None:
-        raise NotImplementedError
-
-    def _update(self) -> None:
-        if self._ui is not None:
-            self._refresh()
-
-
 # ---------------------------------------------------------------------------------------------
 # Notepad
 # ---------------------------------------------------------------------------------------------
 
-class Notepad(_View):
+class Notepad(InteractiveView):
     """One record's card × place table: ✓ certain, · certainly not, else the exact chance.
 
     Clicking a cell (or calling :meth:`select`) shows why a certain cell is certain, using
@@ -98,10 +55,6 @@ class Notepad(_View):
         self.knowledge = knowledge
         self.selected: tuple[str, str] | None = None
         self._buttons: dict[tuple[str, str], Any] = {}
-
-    @classmethod
-    def from_record(cls, data: Mapping[str, Any], model: str = "uniform") -> Notepad:
-        return cls(Knowledge.from_dict(data, model))
 
     # -- reading -----------------------------------------------------------------------------
     def cell(self, card: str, place: str) -> str:
@@ -115,7 +68,7 @@ class Notepad(_View):
         if k.status(card, place) is not None:
             return str(k.explain(card, place))
         p = k.probability(card, place)
-        return (f"Not certain: {_place_phrase(place)} holds {name} in a share {p} "
+        return (f"Not certain: {place_phrase(place)} holds {name} in a share {p} "
                 f"(about {float(p):.1%}) of the {format_weight(k.consistent_deals)} deals "
                 f"that fit the record.\nOnly certain cells have a chain of reasons; the chance "
                 f"is a count of deals (notebook 02).")
@@ -156,7 +109,7 @@ class Notepad(_View):
     def _repr_html_(self) -> str:
         html = f"<p><b>{escape(self._caption())}</b></p>" + knowledge_html(self.knowledge)
         if self.selected:
-            html += _pre(self.explanation(*self.selected))
+            html += pre(self.explanation(*self.selected))
         return html
 
     # -- live --------------------------------------------------------------------------------
@@ -184,7 +137,7 @@ class Notepad(_View):
                     button = w.Button(layout=w.Layout(width="auto", height="26px",
                                                       padding="0 2px"))
                     button.add_class("cluedo-cell")
-                    button.add_class(f"cluedo-cell-{card.id}-{_slug(place)}")
+                    button.add_class(f"cluedo-cell-{card.id}-{slug(place)}")
                     button.on_click(lambda _b, c=card.id, p=place: self.select(c, p))
                     self._buttons[(card.id, place)] = button
                     grid.append(button)
@@ -206,7 +159,7 @@ class Notepad(_View):
             p = k.probability(card, place)
             button.description = cell_text(p)
             button.tooltip = f"{k.card(card).name} / {place}: {p}"
-            button.style.button_color = _shade(p)
+            button.style.button_color = shade(p)
             button.style.font_weight = "bold" if p in (0, 1) else "normal"
             button.layout.border = (SELECTED_BORDER if (card, place) == self.selected else "")
             if (card, place) == self.selected:
@@ -215,7 +168,7 @@ class Notepad(_View):
                 button.remove_class("cluedo-selected")
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
         self._explanation.value = (
-            _pre(self.explanation(*self.selected)) if self.selected
+            pre(self.explanation(*self.selected)) if self.selected
             else "<i>Click a cell to see why it is what it is.</i>")
 
 
@@ -223,7 +176,7 @@ class Notepad(_View):
 # Deduction stepper
 # ---------------------------------------------------------------------------------------------
 
-class DeductionStepper(_View):
+class DeductionStepper(InteractiveView):
     """Replay a :class:`~cluedo_lab.explain.Deduction` one rule application at a time.
 
     Position 0 is before any step; position n shows the table after step n, with the cell
@@ -329,7 +282,7 @@ class DeductionStepper(_View):
         return f"<ul class='cluedo-step-events'>{''.join(items)}</ul>"
 
     def _repr_html_(self) -> str:
-        return _pre(self.text()) + self._grid_html() + self._events_html()
+        return pre(self.text()) + self._grid_html() + self._events_html()
 
     # -- live --------------------------------------------------------------------------------
     def _build(self) -> ipywidgets.Widget:
@@ -365,7 +318,7 @@ class DeductionStepper(_View):
             self._slider.value = self.position
             self._back.disabled = self.position == 0
             self._forward.disabled = self.position == len(self.deduction.steps)
-            self._text.value = _pre(self.text())
+            self._text.value = pre(self.text())
             self._grid.value = self._grid_html()
             self._events.value = self._events_html()
         finally:
@@ -396,7 +349,7 @@ def shortest_route(board: Board, start: Node, room: str) -> list[Node] | None:
         return None
 
 
-class BoardExplorer(_View):
+class BoardExplorer(InteractiveView):
     """The board with one piece: where can it get this turn, and how?
 
     Pick a position (a suspect's start square, a room, or any corridor square) to shade every
@@ -669,7 +622,7 @@ class BoardExplorer(_View):
 # Suggestion advisor
 # ---------------------------------------------------------------------------------------------
 
-class SuggestionAdvisor(_View):
+class SuggestionAdvisor(InteractiveView):
     """The legal questions ranked by exact expected information gain about the envelope
     (:func:`~cluedo_lab.advice.rank_questions`), optionally only those naming one room.
 
@@ -756,7 +709,7 @@ class SuggestionAdvisor(_View):
                 f"{''.join(rows)}</table>")
 
     def _repr_html_(self) -> str:
-        return self._table_html() + _pre(self.answers())
+        return self._table_html() + pre(self.answers())
 
     # -- live --------------------------------------------------------------------------------
     def _build(self) -> ipywidgets.Widget:
@@ -791,7 +744,7 @@ class SuggestionAdvisor(_View):
         finally:
             self._syncing = False
         self._ranking.value = self._table_html()
-        self._answers.value = _pre(self.answers())
+        self._answers.value = pre(self.answers())
 
 
 __all__ = ["BoardExplorer", "DeductionStepper", "Notepad", "SuggestionAdvisor",

@@ -1,0 +1,62 @@
+"""What every interactive view shares: a widget tree built on first use, and small HTML parts.
+
+A view holds one engine object and asks it for everything it shows; :meth:`InteractiveView.widget`
+builds the ipywidgets version once (ipywidgets is imported only then), and the static HTML of a
+view is made of the parts below, so a view reads the same on GitHub as in a live notebook.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..records.record import ENVELOPE
+
+if TYPE_CHECKING:
+    import ipywidgets
+
+
+def slug(text: str) -> str:
+    """A CSS-safe fragment of a name: "Lead Piping" -> "lead-piping"."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def place_phrase(place: str) -> str:
+    return "the envelope" if place == ENVELOPE else place
+
+
+def shade(p: Fraction) -> str:
+    """The notepad's colour for a chance: white at 0, blue at 1."""
+    level = int(255 - 155 * float(p))
+    return f"rgb({level},{level},255)"
+
+
+def pre(text: str) -> str:
+    """Text shown as it is, escaped."""
+    return f"<pre>{escape(text)}</pre>"
+
+
+class InteractiveView:
+    """Shared plumbing of the views: a lazily built, cached widget tree."""
+
+    _ui: Any = None
+
+    def widget(self) -> ipywidgets.Widget:
+        """The live view (built on first call, then the same object: displaying it twice shows
+        two synchronised copies)."""
+        if self._ui is None:
+            self._ui = self._build()
+            self._refresh()
+        return self._ui
+
+    def _build(self) -> ipywidgets.Widget:
+        raise NotImplementedError
+
+    def _refresh(self) -> None:
+        raise NotImplementedError
+
+    def _update(self) -> None:
+        if self._ui is not None:
+            self._refresh()
