@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from ..rules.edition import Card
 from . import constraints as cons
-from .counting import AnswerCounter
+from .answers import AnswerCounter
 
 
 def entropy(distribution: Iterable[Fraction]) -> float:
@@ -128,8 +128,7 @@ class _Advisor:
         self.problem = cons.problem(self.record, knowledge.constraints())
         self.total = knowledge.consistent_deals
         self.before = entropy(knowledge.envelope_distribution().values())
-        solution = knowledge._solution
-        self.kind = {card: k for k, members in enumerate(solution.classes)
+        self.kind = {card: k for k, members in enumerate(knowledge.card_classes)
                      for card in members}
         self.cache: dict[tuple, tuple[list[str], float, list[Outcome]]] = {}
         self.order = self.record.answer_order(self.asker)

@@ -106,6 +106,12 @@ class Knowledge:
         """How many deals fit the record (a weight under a non-uniform model)."""
         return self._solution.total
 
+    @property
+    def card_classes(self) -> list[tuple[str, ...]]:
+        """Card ids in groups the record cannot tell apart (same category, same places open,
+        same observations): questions differing only within a group are answered alike."""
+        return self._solution.classes
+
     def card(self, card: str | Card) -> Card:
         return self.edition.card(card)
 
