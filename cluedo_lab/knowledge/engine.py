@@ -174,8 +174,11 @@ class Knowledge:
 
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
-        return (f"Knowledge({self.record!r}, model={self.model!r}, "
-                f"consistent_deals={self.consistent_deals})")
+        record = self.record
+        who = f"for {record.observer!r}" if record.observer else "public"
+        model = "" if self.model == "uniform" else f", {self.model} model"
+        return (f"<Knowledge {record.edition.id} {who}: {len(record.events)} events, "
+                f"{format_weight(self.consistent_deals)} consistent deals{model}>")
 
     def notepad(self) -> str:
         """The card × place table as text: ✓ known there, · known not, else the chance."""
