@@ -9,8 +9,10 @@ from collections.abc import Iterable, Sequence
 from .problem import Weight, divide
 from .step_dp import CardClass, StepDP, compositions
 
+Caps = tuple[tuple[int, ...], tuple[int, ...]]
 
-class CapacityDP(StepDP):
+
+class CapacityDP(StepDP[Caps, dict[int, int]]):
     """Place the classes one at a time; the state is the room left in every place (the
     envelope one slot per category) plus the count of each observation still open.
 
@@ -25,17 +27,22 @@ class CapacityDP(StepDP):
                  factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]]):
         self.classes = classes
         slots: list[tuple[int, str | None]] = []
+        start_caps: list[int] = []
         for place, cap in enumerate(caps):
             if cap <= 0:
                 continue
-            if cat_caps[place] is None:
+            per_category = cat_caps[place]
+            if per_category is None:
                 slots.append((place, None))
+                start_caps.append(cap)
             else:
-                slots += [(place, cat) for cat, n in cat_caps[place].items() if n > 0]
+                for cat, n in per_category.items():
+                    if n > 0:
+                        slots.append((place, cat))
+                        start_caps.append(n)
         self.slots = slots
         slot_of = {slot: i for i, slot in enumerate(slots)}
-        self.start_caps = tuple(caps[p] if cat is None else cat_caps[p][cat]
-                                for p, cat in slots)
+        self.start_caps = tuple(start_caps)
         self.allowed = [[slot_of[(p, None if cat_caps[p] is None else k.category)]
                          for p in sorted(k.places)
                          if (p, None if cat_caps[p] is None else k.category) in slot_of]
@@ -52,7 +59,7 @@ class CapacityDP(StepDP):
         self.order = self._order(factors)
         members_of = [[k for k in self.order if f in classes[k].factors]
                       for f in range(len(factors))]
-        self.closes = {k: [] for k in self.order}
+        self.closes: dict[int, list[int]] = {k: [] for k in self.order}
         for f, ks in enumerate(members_of):
             if ks:
                 self.closes[ks[-1]].append(f)
@@ -75,13 +82,14 @@ class CapacityDP(StepDP):
                     supply[i] += len(classes[k].members)
             self.supply_after.append(supply)
         self.steps = len(self.order)
-        self._ways: list[dict] = [{} for _ in self.order]
-        self._moves: list[dict] = [{} for _ in self.order]
+        self._ways: list[dict[Caps, Weight]] = [{} for _ in self.order]
+        self._moves: list[dict[Caps, list[tuple[Caps, Weight, dict[int, int]]]]] = [
+            {} for _ in self.order]
         self.start = (self.start_caps, (0,) * len(factors))
         # Interchangeable slots: the same size, open to the same classes, in no observation
         # (two players nobody has learned anything about). Swapping them maps deals to deals,
         # so a state counts the same with their room left in either order: keep one order.
-        groups: dict[tuple, list[int]] = defaultdict(list)
+        groups: dict[tuple[int, tuple[bool, ...]], list[int]] = defaultdict(list)
         for i in range(len(slots)):
             if any(i in fs for fs in self.factor_slots):
                 continue
@@ -89,7 +97,7 @@ class CapacityDP(StepDP):
                     tuple(i in allowed for allowed in self.allowed))].append(i)
         self.symmetric = [g for g in groups.values() if len(g) > 1]
 
-    def _order(self, factors) -> list[int]:
+    def _order(self, factors: Sequence[object]) -> list[int]:
         """Classes with observations first, greedily closing observations as soon as
         possible; then the rest, smallest first (the last, largest classes are then left to
         fill what room remains, with fewer ways to split)."""
@@ -132,7 +140,7 @@ class CapacityDP(StepDP):
                            for g in self.symmetric)
         return worst * rooms
 
-    def transitions(self, step: int, state) -> list:
+    def transitions(self, step: int, state: Caps) -> list[tuple[Caps, Weight, dict[int, int]]]:
         cached = self._moves[step].get(state)
         if cached is not None:
             return cached
@@ -184,18 +192,18 @@ class CapacityDP(StepDP):
                     new_caps[i] = room
             new_counts = counts
             if counted:
-                new_counts = list(counts)
+                raised = list(counts)
                 for f, slots_of_f, most in counted:
                     placed = 0
                     for i, n in items:
                         if i in slots_of_f:
                             placed += n
                     if placed:
-                        new_counts[f] = min(most, new_counts[f] + placed)
+                        raised[f] = min(most, raised[f] + placed)
                 for f in closes:
-                    weight *= self.weights[f][new_counts[f]]
-                    new_counts[f] = 0
-                new_counts = tuple(new_counts)
+                    weight *= self.weights[f][raised[f]]
+                    raised[f] = 0
+                new_counts = tuple(raised)
             if needs and _starved(needs, new_counts, new_caps):
                 continue
             if weight:
@@ -203,7 +211,7 @@ class CapacityDP(StepDP):
         self._moves[step][state] = moves
         return moves
 
-    def finished(self, state) -> bool:
+    def finished(self, state: Caps) -> bool:
         return not any(state[0])
 
     def slot_weights(self) -> dict[tuple[int, int], Weight]:

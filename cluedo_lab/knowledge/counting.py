@@ -77,8 +77,8 @@ def solve(problem: Problem, envelope: str | None = "envelope",
             klass = prep.classes[k]
             share = divide(weight * constant, len(klass.members))
             for member in klass.members:
-                key = (member, places[order[step]].name)
-                solution.cell[key] = solution.cell.get(key, 0) + share
+                cell = (member, places[order[step]].name)
+                solution.cell[cell] = solution.cell.get(cell, 0) + share
 
     # 6. Envelope contents from the envelope's own choices.
     solution.classes = _class_list(prep)
@@ -132,6 +132,7 @@ def _envelope_by_conditioning(problem: Problem, env: Place, fixed: list[str]
     """Weight of each envelope content, one category at a time: with the cards chosen so far
     put in the envelope, the next category's envelope column gives each card's weight; the
     last category's column gives the weights of whole envelopes."""
+    assert env.per_category is not None, "the envelope holds cards by category"
     categories = list(env.per_category)
     if any(n != 1 for n in env.per_category.values()):
         return _envelope_by_place_dp(problem, env.name)

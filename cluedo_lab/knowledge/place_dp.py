@@ -12,7 +12,7 @@ from .problem import Weight
 from .step_dp import CardClass, StepDP, compositions
 
 
-class PlaceDP(StepDP):
+class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
     """Fill the places in ``order``; the state is how many cards of each class remain."""
 
     def __init__(self, classes: list[CardClass], order: list[int], caps: list[int],
@@ -32,7 +32,9 @@ class PlaceDP(StepDP):
             for place in order]
         self.steps = len(order)
         self._ways: list[dict[tuple[int, ...], Weight]] = [{} for _ in order]
-        self._moves: list[dict[tuple[int, ...], list]] = [{} for _ in order]
+        self._moves: list[dict[tuple[int, ...],
+                               list[tuple[tuple[int, ...], Weight, dict[int, int]]]]] = [
+            {} for _ in order]
         # Look-ahead, to drop partial fillings that cannot be completed: after step i, each
         # later place must still find enough cards, each later "at least one of" factor must
         # keep a card available, and each class must still fit in its later places.
@@ -43,12 +45,13 @@ class PlaceDP(StepDP):
             fill = []
             for j in range(step + 1, len(order)):
                 place = order[j]
-                if cat_caps[place] is None:
+                per_category = cat_caps[place]
+                if per_category is None:
                     fill.append((caps[place], frozenset(self.eligible[j])))
                 else:
                     fill += [(n, frozenset(k for k in self.eligible[j]
                                            if classes[k].category == cat))
-                             for cat, n in cat_caps[place].items() if n]
+                             for cat, n in per_category.items() if n]
             self.later_fill.append(fill)
             self.later_needs.append([frozenset(members) for j in range(step + 1, len(order))
                                      for weights, members in self.local_factors[j]
@@ -63,13 +66,14 @@ class PlaceDP(StepDP):
         self.touches = [[[i for i, (_, members) in enumerate(limits) if k in members]
                          for k in range(len(classes))] for limits in self.later_limits]
 
-    def transitions(self, step: int, state: tuple[int, ...]) -> list:
+    def transitions(self, step: int, state: tuple[int, ...]
+                    ) -> list[tuple[tuple[int, ...], Weight, dict[int, int]]]:
         """The ways to fill the place at ``step`` from ``state``: (next state, weight, counts
         taken per class), only those the later places can still complete."""
         cached = self._moves[step].get(state)
         if cached is not None:
             return cached
-        moves = []
+        moves: list[tuple[tuple[int, ...], Weight, dict[int, int]]] = []
         factors = self.local_factors[step]
         comb = math.comb
         # Look-ahead: how many cards each later requirement can still draw on from this
@@ -78,7 +82,7 @@ class PlaceDP(StepDP):
                   for need, members in self.later_limits[step]]
         touches = self.touches[step]
         for ks in self._choices(step, state):
-            spare = {}
+            spare: dict[int, int] = {}
             for k, n in ks.items():
                 for i in touches[k]:
                     spare[i] = spare.get(i, supply[i]) - n
@@ -112,7 +116,8 @@ class PlaceDP(StepDP):
                 lower[k] = n - room[k]
         free = [k for k in self.eligible[step] if state[k] > lower.get(k, 0)]
         spare = {k: state[k] - lower.get(k, 0) for k in free}
-        if self.cat_caps[place] is None:
+        per_category_caps = self.cat_caps[place]
+        if per_category_caps is None:
             need = self.caps[place] - sum(lower.values())
             if need < 0:
                 return
@@ -129,7 +134,7 @@ class PlaceDP(StepDP):
                                          [lower.get(k, 0) for k in classes])
             return
         per_category = []
-        for category, cap in self.cat_caps[place].items():
+        for category, cap in per_category_caps.items():
             if cap == 0:
                 continue
             in_cat = [k for k in free if self.classes[k].category == category]

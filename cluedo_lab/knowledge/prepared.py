@@ -51,8 +51,10 @@ class Prepared:
 
     def envelope_cards(self, ks: Mapping[int, int]) -> list[tuple[tuple[str, ...], Fraction]]:
         """The envelopes a choice of classes stands for, each with its equal share."""
-        env = self.places[self.env_index]
-        rank = {c: i for i, c in enumerate(env.per_category)}
+        assert self.env_index is not None, "only a problem with an envelope has its cards"
+        per_category = self.places[self.env_index].per_category
+        assert per_category is not None, "the envelope holds cards by category"
+        rank = {c: i for i, c in enumerate(per_category)}
         fixed_here = [c for c, w in self.fixed.items() if w == self.env_index]
         pools = [list(itertools.combinations(self.classes[k].members, n))
                  for k, n in ks.items() if n]
@@ -86,7 +88,7 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
                 continue
             category = problem.categories[card]
             options = {i for i in allowed[card] if caps[i] > 0 and
-                       (cat_caps[i] is None or cat_caps[i].get(category, 0) > 0)}
+                       ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0)}
             allowed[card] = options
             if not options:
                 return None
@@ -94,9 +96,9 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
                 (where,) = options
                 fixed[card] = where
                 caps[where] -= 1
-                if cat_caps[where] is not None:
-                    cat_caps[where][category] -= 1
-                    if cat_caps[where][category] < 0:
+                if (limits := cat_caps[where]) is not None:
+                    limits[category] -= 1
+                    if limits[category] < 0:
                         return None
                 if caps[where] < 0:
                     return None
@@ -118,7 +120,8 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
         live_factors.append((where, live, weights))
 
     # 3. Interchangeable cards form classes (cards to ``distinguish`` stay on their own).
-    groups: dict[tuple, list[str]] = defaultdict(list)
+    groups: dict[tuple[str, frozenset[int], frozenset[int], str | None], list[str]] = (
+        defaultdict(list))
     for card in cards:
         if card in fixed:
             continue

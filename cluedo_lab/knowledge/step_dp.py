@@ -4,9 +4,9 @@ steps, and the ways to take cards from classes."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from .problem import Weight
 
@@ -22,20 +22,24 @@ class CardClass:
     factors: frozenset[int]
 
 
-class StepDP:
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move")
+
+
+class StepDP(Generic[State, Move]):
     """A chain of steps with memoised totals: subclasses say what each step may do
     (``transitions``) and which final states count (``finished``)."""
 
-    _ways: list[dict]
+    _ways: list[dict[State, Weight]]
     steps: int
 
-    def transitions(self, step: int, state) -> list:
+    def transitions(self, step: int, state: State) -> list[tuple[State, Weight, Move]]:
         raise NotImplementedError
 
-    def finished(self, state) -> bool:
+    def finished(self, state: State) -> bool:
         raise NotImplementedError
 
-    def ways(self, step: int, state) -> Weight:
+    def ways(self, step: int, state: State) -> Weight:
         """Weight of all ways to complete the chain from ``state`` before ``step``."""
         if step == self.steps:
             return 1 if self.finished(state) else 0
@@ -60,13 +64,13 @@ class StepDP:
         memo[state] = total
         return total
 
-    def flows(self, start) -> Iterator[tuple[int, Weight, Any]]:
+    def flows(self, start: State) -> Iterator[tuple[int, Weight, Move]]:
         """(step, weight of all deals through this move, move) for every live move: the
         forward weight of its state × its own weight × the ways to complete after it."""
         self.ways(0, start)
-        layer = {start: 1}
+        layer: dict[State, Weight] = {start: 1}
         for step in range(self.steps):
-            following: dict = defaultdict(int)
+            following: dict[State, Weight] = defaultdict(int)
             # Every state a move reaches has its ways memoised by now (ways(0, start) asked
             # for all of them); after the last step only finished states count.
             rest_of = (self._ways[step + 1].get if step + 1 < self.steps else
