@@ -14,7 +14,7 @@ from oracle import brute_force
 
 from cluedo_lab.knowledge import constraints as cons
 from cluedo_lab.knowledge.advice import entropy, information_gain, legal_questions, rank_questions
-from cluedo_lab.knowledge.counting import AnswerCounter
+from cluedo_lab.knowledge.answers import AnswerCounter
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.records.record import Record
 

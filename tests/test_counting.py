@@ -9,16 +9,16 @@ from fractions import Fraction
 
 import pytest
 
-from cluedo_lab.knowledge.counting import (
+from cluedo_lab.knowledge.counting import solve
+from cluedo_lab.knowledge.problem import (
     Factor,
     Place,
     Problem,
-    _compositions,
     at_least_one,
     chosen_uniformly,
     not_all,
-    solve,
 )
+from cluedo_lab.knowledge.step_dp import compositions
 
 
 def brute(problem: Problem):
@@ -131,7 +131,7 @@ def test_compositions_are_every_bounded_split(seed):
     state = {k: rng.randint(0, 3) for k in range(8)}
     least = [rng.randint(0, min(1, state[k])) for k in classes]
     total = rng.randint(0, 7)
-    got = _compositions(total, classes, state, least)
+    got = compositions(total, classes, state, least)
     expected = [{k: n for k, n in zip(classes, ns, strict=True) if n}
                 for ns in itertools.product(*(range(lo, state[k] + 1)
                                               for k, lo in zip(classes, least, strict=True)))

@@ -22,7 +22,8 @@ from fractions import Fraction
 
 from ..rules.edition import Card
 from . import constraints as cons
-from .counting import AnswerCounter
+from .answers import AnswerCounter
+from .engine import Knowledge
 
 
 def entropy(distribution: Iterable[Fraction]) -> float:
@@ -80,7 +81,8 @@ class Option:
         return f"Option({list(self.named)}, gain={self.gain:.4f} bits)"
 
 
-def legal_questions(knowledge, fixed: Sequence[str | Card] = ()) -> list[tuple[str, ...]]:
+def legal_questions(knowledge: Knowledge, fixed: Sequence[str | Card] = ()
+                    ) -> list[tuple[str, ...]]:
     """Every question the edition allows. ``fixed`` pins cards that must be named (the room
     you stand in on a board, your destination marker in 2002)."""
     edition = knowledge.edition
@@ -100,13 +102,13 @@ def legal_questions(knowledge, fixed: Sequence[str | Card] = ()) -> list[tuple[s
     return out
 
 
-def information_gain(knowledge, named: Sequence[str | Card], asker: str | None = None
+def information_gain(knowledge: Knowledge, named: Sequence[str | Card], asker: str | None = None
                      ) -> Option:
     """The exact expected information gain of asking about ``named``."""
     return _Advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named))
 
 
-def rank_questions(knowledge, asker: str | None = None, fixed: Sequence[str | Card] = (),
+def rank_questions(knowledge: Knowledge, asker: str | None = None, fixed: Sequence[str | Card] = (),
                    questions: Iterable[Sequence[str]] | None = None) -> list[Option]:
     """Every legal question, best first (ties in the order the questions were listed)."""
     advisor = _Advisor(knowledge, asker)
@@ -116,7 +118,7 @@ def rank_questions(knowledge, asker: str | None = None, fixed: Sequence[str | Ca
 
 
 class _Advisor:
-    def __init__(self, knowledge, asker: str | None):
+    def __init__(self, knowledge: Knowledge, asker: str | None):
         self.knowledge = knowledge
         self.record = knowledge.record
         self.asker = asker or self.record.observer
@@ -128,10 +130,9 @@ class _Advisor:
         self.problem = cons.problem(self.record, knowledge.constraints())
         self.total = knowledge.consistent_deals
         self.before = entropy(knowledge.envelope_distribution().values())
-        solution = knowledge._solution
-        self.kind = {card: k for k, members in enumerate(solution.classes)
+        self.kind = {card: k for k, members in enumerate(knowledge.card_classes)
                      for card in members}
-        self.cache: dict[tuple, tuple[list[str], float, list[Outcome]]] = {}
+        self.cache: dict[tuple[int, ...], tuple[list[str], float, list[Outcome]]] = {}
         self.order = self.record.answer_order(self.asker)
         self.counter = AnswerCounter(self.problem, self.order, every=self.every)
 
@@ -142,7 +143,7 @@ class _Advisor:
             self.cache[signature] = (by_kind, *self._evaluate(named))
         representative, expected, outcomes = self.cache[signature]
         # An equivalent question: rename the representative's cards to this one's.
-        rename = dict(zip(representative, by_kind, strict=True))
+        rename: dict[str | None, str | None] = dict(zip(representative, by_kind, strict=True))
         outcomes = [Outcome(o.passed, o.shown_by, rename.get(o.card), o.probability,
                             o.entropy_after, tuple((w, rename.get(c)) for w, c in o.shows))
                     for o in outcomes]
@@ -172,7 +173,7 @@ class _Advisor:
                 passed = order[:order.index(who)]
                 card = answer[1] if len(answer) > 1 else None
                 outcomes.append(Outcome(passed, who, card, p, after))
-        def position(o: Outcome) -> tuple:
+        def position(o: Outcome) -> tuple[tuple[int, int], ...]:
             shows = o.shows or ((o.shown_by, o.card),) if o.shown_by else ()
             return tuple((order.index(w), named.index(c) if c else -1) for w, c in shows) \
                 or ((len(order), -1),)
@@ -186,6 +187,6 @@ def outcome_table(option: Option, names: Mapping[str, str] | None = None) -> str
     lines = [f"{'answer':40} {'chance':>12} {'bits left':>9}"]
     for o in option.outcomes:
         label = o.label() if names is None else o.label().replace(o.card or "\0",
-                                                                   names.get(o.card, ""))
+                                                                   names.get(o.card or "\0", ""))
         lines.append(f"{label:40} {str(o.probability):>12} {o.entropy_after:9.3f}")
     return "\n".join(lines)

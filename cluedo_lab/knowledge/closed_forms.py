@@ -9,7 +9,7 @@ tests check them against the engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import sympy
 from sympy import Rational, binomial, factorial
@@ -82,7 +82,7 @@ def first_accusation_chance(edition: Edition, hand_size: int) -> Rational:
     return chance
 
 
-def _splits(total: int, limits: Sequence[int]):
+def _splits(total: int, limits: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """Every way to write ``total`` as a sum of one count per category within its limit."""
     if not limits:
         if total == 0:

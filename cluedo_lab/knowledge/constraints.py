@@ -33,7 +33,7 @@ from ..records.record import (
     Suggest,
     SuperSleuth,
 )
-from .counting import Factor, Place, Problem, at_least_one, chosen_uniformly, not_all
+from .problem import Factor, Place, Problem, at_least_one, chosen_uniformly, not_all
 
 MODELS = ("uniform", "refuter-uniform")
 HOLDS, LACKS, HOLDS_ONE_OF, NOT_ALL, CHOICE = (

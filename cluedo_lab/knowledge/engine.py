@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..records.record import ENVELOPE, Event, Record
-from ..rules.edition import Card
+from ..rules.edition import Card, Edition
 from ..rules.errors import Contradiction
 from . import constraints as cons
 from .counting import Solution, solve
+from .explain import Deduction, Explanation, explain
 
 
 class Knowledge:
@@ -37,7 +38,7 @@ class Knowledge:
         self.model = model
         self._history: list[tuple[Record, Solution]] = []
         self.record = record
-        self._envelope: tuple[Solution, dict] | None = None
+        self._envelope: tuple[Solution, dict[tuple[str, ...], int | Fraction]] | None = None
         self._solution = self._solve_or_explain(record)
 
     # -- building ----------------------------------------------------------------------------
@@ -94,7 +95,7 @@ class Knowledge:
 
     # -- reading -----------------------------------------------------------------------------
     @property
-    def edition(self):
+    def edition(self) -> Edition:
         return self.record.edition
 
     @property
@@ -105,6 +106,12 @@ class Knowledge:
     def consistent_deals(self) -> int | Fraction:
         """How many deals fit the record (a weight under a non-uniform model)."""
         return self._solution.total
+
+    @property
+    def card_classes(self) -> list[tuple[str, ...]]:
+        """Card ids in groups the record cannot tell apart (same category, same places open,
+        same observations): questions differing only within a group are answered alike."""
+        return self._solution.classes
 
     def card(self, card: str | Card) -> Card:
         return self.edition.card(card)
@@ -156,20 +163,21 @@ class Knowledge:
         return self._count(self.record, chosen, marginals=False,
                            extra=[opposite]).total == 0
 
-    def explain(self, card: str | Card, place: str):
-        """Why a known cell is known: see :func:`cluedo_lab.explain.explain`."""
-        from .explain import explain
+    def explain(self, card: str | Card, place: str) -> Explanation:
+        """Why a known cell is known: see :func:`cluedo_lab.knowledge.explain.explain`."""
         return explain(self, card, self._place(place))
 
-    def deduction(self):
+    def deduction(self) -> Deduction:
         """The rule-by-rule deduction of the whole record, for replaying step by step."""
-        from .explain import Deduction
         return Deduction(self.record)
 
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
-        return (f"Knowledge({self.record!r}, model={self.model!r}, "
-                f"consistent_deals={self.consistent_deals})")
+        record = self.record
+        who = f"for {record.observer!r}" if record.observer else "public"
+        model = "" if self.model == "uniform" else f", {self.model} model"
+        return (f"<Knowledge {record.edition.id} {who}: {len(record.events)} events, "
+                f"{format_weight(self.consistent_deals)} consistent deals{model}>")
 
     def notepad(self) -> str:
         """The card × place table as text: ✓ known there, · known not, else the chance."""

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..records.record import ENVELOPE, Event, Record
-from ..rules.edition import Edition
+from ..rules.edition import Card, Edition
 from . import constraints as cons
+
+if TYPE_CHECKING:
+    from .engine import Knowledge
 
 RULES = {
     "observed": "Observed",
@@ -399,7 +403,7 @@ def _numbered(steps: Sequence[Step]) -> list[str]:
     return [f"  {i}. [{s.rule_name}] {s.text}" for i, s in enumerate(steps, start=1)]
 
 
-def minimal_events(knowledge, fact: Fact) -> tuple[Event, ...]:
+def minimal_events(knowledge: Knowledge, fact: Fact) -> tuple[Event, ...]:
     """An irreducible set of events that still forces ``fact`` (deletion filter)."""
     needed = list(knowledge.record.events)
     for event in list(needed):
@@ -409,7 +413,7 @@ def minimal_events(knowledge, fact: Fact) -> tuple[Event, ...]:
     return tuple(needed)
 
 
-def explain(knowledge, card: str, place: str) -> Explanation:
+def explain(knowledge: Knowledge, card: str | Card, place: str) -> Explanation:
     """Explain a known cell of ``knowledge`` (a :class:`~cluedo_lab.knowledge.Knowledge`)."""
     card_id = knowledge.card(card).id
     status = knowledge.status(card_id, place)

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 
-from ..records.record import Record
+from ..records.record import Event, Record
 from . import constraints as cons
 
 
@@ -54,7 +55,7 @@ class CNF:
         """A clause in words, its literals joined by "or"."""
         return " or ".join(self.literal_text(lit) for lit in clause)
 
-    def deal_of(self, model: dict) -> dict[str, str]:
+    def deal_of(self, model: dict[Any, bool]) -> dict[str, str]:
         """Where each card lies in a model from sympy's ``satisfiable`` (card id → place)."""
         truth = {str(symbol): value for symbol, value in model.items()}
         names = [str(s) for s in self.symbols()]
@@ -92,7 +93,7 @@ def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
-def to_cnf(record: Record, events=None, encoding: str = "auto") -> CNF:
+def to_cnf(record: Record, events: Iterable[Event] | None = None, encoding: str = "auto") -> CNF:
     """The deal's rules and the record's observations as CNF."""
     edition = record.edition
     places = cons.places(record)

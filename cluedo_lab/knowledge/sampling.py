@@ -89,6 +89,7 @@ class _Dealer:
         category = {c.id: c.category for c in record.edition.cards}
         room = {p.name: p.size for p in self.places}
         env = next(p for p in self.places if p.name == ENVELOPE)
+        assert env.per_category is not None, "the envelope holds cards by category"
         env_room = dict(env.per_category)
         for card, place in self.pinned.items():
             room[place] -= 1

@@ -1,0 +1,147 @@
+"""A problem reduced for the DPs: fixed cards set aside, classes formed, places ordered."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+from .capacity_dp import CapacityDP
+from .place_dp import PlaceDP
+from .problem import Place, Problem, Weight, check_sizes
+from .step_dp import CardClass
+
+
+@dataclass
+class Prepared:
+    """A problem reduced for the DP: fixed cards set aside, classes formed, places ordered."""
+
+    places: list[Place]
+    fixed: dict[str, int]
+    constant: Weight
+    classes: list[CardClass]
+    order: list[int]
+    caps: list[int]
+    cat_caps: list[dict[str, int] | None]
+    factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]]
+    start: tuple[int, ...]
+    env_index: int | None
+    categories: Mapping[str, str]
+
+    @cached_property
+    def dp(self) -> PlaceDP:
+        return PlaceDP(self.classes, self.order, self.caps, self.cat_caps, self.factors)
+
+    @cached_property
+    def capacity_dp(self) -> CapacityDP:
+        return CapacityDP(self.classes, self.caps, self.cat_caps, self.factors)
+
+    def place_dp_states(self) -> int:
+        """A bound on the place DP's states: every mix of cards left per class."""
+        return math.prod(len(k.members) + 1 for k in self.classes)
+
+    def envelope_choices(self) -> Iterator[tuple[tuple[int, ...], Weight, dict[int, int]]]:
+        """(state after the envelope, weight, classes taken) for every way to fill it."""
+        if self.order and self.order[0] == self.env_index:
+            yield from self.dp.transitions(0, self.start)
+
+    def envelope_cards(self, ks: Mapping[int, int]) -> list[tuple[tuple[str, ...], Fraction]]:
+        """The envelopes a choice of classes stands for, each with its equal share."""
+        assert self.env_index is not None, "only a problem with an envelope has its cards"
+        per_category = self.places[self.env_index].per_category
+        assert per_category is not None, "the envelope holds cards by category"
+        rank = {c: i for i, c in enumerate(per_category)}
+        fixed_here = [c for c, w in self.fixed.items() if w == self.env_index]
+        pools = [list(itertools.combinations(self.classes[k].members, n))
+                 for k, n in ks.items() if n]
+        ways = math.prod(len(pool) for pool in pools)
+        out = []
+        for combo in itertools.product(*pools):
+            chosen = fixed_here + [c for part in combo for c in part]
+            key = tuple(sorted(chosen, key=lambda c: rank[self.categories[c]]))
+            out.append((key, Fraction(1, ways)))
+        return out
+
+
+def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] = frozenset(),
+             first: Sequence[str] = ()) -> Prepared | None:
+    """Steps 1-4 of counting; None when no deal can exist."""
+    places = list(problem.places)
+    index = {p.name: i for i, p in enumerate(places)}
+    cards = list(problem.categories)
+    check_sizes(problem)
+
+    # 1. Fix every card that has only one place left; recompute until nothing changes.
+    caps = [p.size for p in places]
+    cat_caps = [dict(p.per_category) if p.per_category else None for p in places]
+    allowed = {c: {index[name] for name in problem.allowed[c]} for c in cards}
+    fixed: dict[str, int] = {}
+    changed = True
+    while changed:
+        changed = False
+        for card in cards:
+            if card in fixed:
+                continue
+            category = problem.categories[card]
+            options = {i for i in allowed[card] if caps[i] > 0 and
+                       ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0)}
+            allowed[card] = options
+            if not options:
+                return None
+            if len(options) == 1:
+                (where,) = options
+                fixed[card] = where
+                caps[where] -= 1
+                if (limits := cat_caps[where]) is not None:
+                    limits[category] -= 1
+                    if limits[category] < 0:
+                        return None
+                if caps[where] < 0:
+                    return None
+                changed = True
+
+    # 2. Substitute fixed cards into the factors; constant factors become a multiplier.
+    constant: Weight = 1
+    live_factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]] = []
+    for factor in problem.factors:
+        where = index[factor.place]
+        already = sum(1 for c in factor.cards if fixed.get(c) == where)
+        live = frozenset(c for c in factor.cards if c not in fixed and where in allowed[c])
+        weights = factor.weights[already: already + len(live) + 1]
+        if len(set(weights)) == 1:
+            constant *= weights[0]
+            if constant == 0:
+                return None
+            continue
+        live_factors.append((where, live, weights))
+
+    # 3. Interchangeable cards form classes (cards to ``distinguish`` stay on their own).
+    groups: dict[tuple[str, frozenset[int], frozenset[int], str | None], list[str]] = (
+        defaultdict(list))
+    for card in cards:
+        if card in fixed:
+            continue
+        member_of = frozenset(i for i, (_, live, _) in enumerate(live_factors) if card in live)
+        alone = card if card in distinguish else None
+        groups[(problem.categories[card], frozenset(allowed[card]), member_of, alone)].append(
+            card)
+    classes = [CardClass(cat, tuple(members), places_, fs)
+               for (cat, places_, fs, _), members in groups.items()]
+
+    # 4. Order places: the envelope first (its choices give the envelope distribution), then
+    #    any places asked for (``first``, in order), then the rest by how many classes may go
+    #    there: the last place takes what is left, with no enumeration.
+    open_places = [i for i in range(len(places)) if caps[i] > 0]
+    env_index = index.get(envelope) if envelope is not None else None
+    leading = [index[name] for name in first if index[name] in open_places]
+    rest = [i for i in open_places if i != env_index and i not in leading]
+    rest.sort(key=lambda i: sum(1 for k in classes if i in k.places))
+    order = ([env_index] if env_index in open_places else []) + leading + rest
+
+    start = tuple(len(k.members) for k in classes)
+    return Prepared(places, fixed, constant, classes, order, caps, cat_caps, live_factors,
+                     start, env_index, problem.categories)

@@ -1,0 +1,112 @@
+"""What both counting DPs share: classes of interchangeable cards, the memoised chain of
+steps, and the ways to take cards from classes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .problem import Weight
+
+
+@dataclass
+class CardClass:
+    """Cards that share a category, allowed places (by index) and factors (by index): only
+    how many of them go to a place matters."""
+
+    category: str
+    members: tuple[str, ...]
+    places: frozenset[int]
+    factors: frozenset[int]
+
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move")
+
+
+class StepDP(Generic[State, Move]):
+    """A chain of steps with memoised totals: subclasses say what each step may do
+    (``transitions``) and which final states count (``finished``)."""
+
+    _ways: list[dict[State, Weight]]
+    steps: int
+
+    def transitions(self, step: int, state: State) -> list[tuple[State, Weight, Move]]:
+        raise NotImplementedError
+
+    def finished(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def ways(self, step: int, state: State) -> Weight:
+        """Weight of all ways to complete the chain from ``state`` before ``step``."""
+        if step == self.steps:
+            return 1 if self.finished(state) else 0
+        memo = self._ways[step]
+        found = memo.get(state)
+        if found is not None:
+            return found
+        total: Weight = 0
+        if step + 1 == self.steps:
+            finished = self.finished
+            for new, weight, _ in self.transitions(step, state):
+                if finished(new):
+                    total += weight
+        else:
+            following = self._ways[step + 1]
+            for new, weight, _ in self.transitions(step, state):
+                rest = following.get(new)
+                if rest is None:
+                    rest = self.ways(step + 1, new)
+                if rest:
+                    total += weight * rest
+        memo[state] = total
+        return total
+
+    def flows(self, start: State) -> Iterator[tuple[int, Weight, Move]]:
+        """(step, weight of all deals through this move, move) for every live move: the
+        forward weight of its state × its own weight × the ways to complete after it."""
+        self.ways(0, start)
+        layer: dict[State, Weight] = {start: 1}
+        for step in range(self.steps):
+            following: dict[State, Weight] = defaultdict(int)
+            # Every state a move reaches has its ways memoised by now (ways(0, start) asked
+            # for all of them); after the last step only finished states count.
+            rest_of = (self._ways[step + 1].get if step + 1 < self.steps else
+                       lambda new: 1 if self.finished(new) else 0)
+            for state, forward in layer.items():
+                for new, weight, move in self.transitions(step, state):
+                    rest = rest_of(new)
+                    if not rest:
+                        continue
+                    flow = forward * weight
+                    following[new] += flow
+                    yield step, flow * rest, move
+            layer = following
+
+
+def compositions(total: int, classes: list[int], state: Mapping[int, int] | Sequence[int],
+                  least: Sequence[int] | None = None) -> list[dict[int, int]]:
+    """Every way to take ``total`` cards from the classes, at most ``state[k]`` from class k
+    and (if given) at least ``least[j]`` from the j-th class listed."""
+    most = [state[k] for k in classes]
+    least = least or [0] * len(classes)
+    # What the classes after each position can take at least and at most.
+    low_after, high_after = [0] * (len(classes) + 1), [0] * (len(classes) + 1)
+    for j in range(len(classes) - 1, -1, -1):
+        low_after[j] = low_after[j + 1] + least[j]
+        high_after[j] = high_after[j + 1] + most[j]
+    if not low_after[0] <= total <= high_after[0]:
+        return []
+    if not classes:
+        return [{}]
+    # Grow all partial choices one class at a time (list comprehensions: no call per node);
+    # the bounds leave the last class exactly what is left.
+    partial: list[tuple[int, tuple[int, ...]]] = [(total, ())]
+    for j in range(len(classes) - 1):
+        low, high, after_low, after_high = least[j], most[j], low_after[j + 1], high_after[j + 1]
+        partial = [(left - n, taken + (n,)) for left, taken in partial
+                   for n in range(max(low, left - after_high), min(high, left - after_low) + 1)]
+    return [{k: n for k, n in zip(classes, taken + (left,), strict=True) if n}
+            for left, taken in partial]
