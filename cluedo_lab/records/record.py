@@ -26,6 +26,7 @@ from ..rules.edition import (
     normalize,
 )
 from ..rules.errors import EditionError, RecordError
+from ..rules.variant import Variant
 
 ENVELOPE = "envelope"
 FACE_UP = "face-up"
@@ -273,6 +274,23 @@ class Record:
         Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
 
     # -- reading -----------------------------------------------------------------------------
+    @classmethod
+    def for_variant(cls, variant: Variant, players: Sequence[str] | int | None = None,
+                    observer: str | None = None, hand: Sequence[str] = (),
+                    events: Sequence[Mapping[str, Any]] = (), **setup: Any) -> Record:
+        """A record of ``variant`` (``docs/records.md``) whose ``edition`` is the variant
+        itself (``{"base": ..., <options>}``), so the record reads in any session."""
+        count = variant.player_count(players if isinstance(players, int) else
+                                     None if players is None else len(players))
+        names = [f"P{i + 1}" for i in range(count)] if players is None or \
+            isinstance(players, int) else list(players)
+        data: dict[str, Any] = {"edition": variant.to_dict(), "players": names, **setup,
+                                "events": [dict(e) for e in events]}
+        if observer is not None:
+            data["observer"] = observer
+            data["hand"] = list(hand)
+        return cls.from_dict(data)
+
     @classmethod
     def load(cls, path: str | Path) -> Record:
         try:
