@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..records.record import ENVELOPE, Event, Record
+from ..records import ENVELOPE, Event, Record
 from ..rules.edition import Edition
 from . import constraints as cons
 

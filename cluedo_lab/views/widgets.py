@@ -22,7 +22,7 @@ import networkx as nx
 from ..knowledge.advice import Option, outcome_table, rank_questions
 from ..knowledge.engine import Knowledge, cell_text, format_weight
 from ..knowledge.explain import Deduction, Step
-from ..records.record import ENVELOPE
+from ..records import ENVELOPE
 from ..rules.board import Board, Node, load_board, reach_chance, room_distances
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
