@@ -47,7 +47,7 @@ from .edition import (
     WRONG,
     Assumption,
     Edition,
-    Table,
+    TextTable,
     edition_data,
     edition_from_dict,
     load_edition,
@@ -172,10 +172,10 @@ class Variant:
         return {"base": self.base_ref, **self.options}
 
     # -- display -----------------------------------------------------------------------------
-    def table(self, players: int | None = None) -> Table:
+    def table(self, players: int | None = None) -> TextTable:
         """Option by option: the base's rule and the variant's (hands for ``players``)."""
         count = players or self.players or self.base.min_players
-        return Table(("option", "base", "variant"),
+        return TextTable(("option", "base", "variant"),
                      tuple(describe_changes(self.base, self.edition, count)), title=self.name)
 
     def __repr__(self) -> str:
