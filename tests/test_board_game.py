@@ -23,7 +23,7 @@ from cluedo_lab.bots.board_bots import ExplorerBot
 from cluedo_lab.games.board_game import BoardGame, board_game, game_from_json
 from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.records.record import ENVELOPE, Record
+from cluedo_lab.records import ENVELOPE, Record
 from cluedo_lab.rules.board import Board, load_board
 from cluedo_lab.rules.edition import load_edition
 from cluedo_lab.rules.errors import Contradiction, IllegalAction

@@ -9,7 +9,7 @@ import pytest
 
 from cluedo_lab.knowledge import closed_forms as cf
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.records.record import custom_edition
+from cluedo_lab.records import custom_edition
 from cluedo_lab.rules.edition import load_edition
 
 CLASSIC = load_edition("cluedo-classic-1949")

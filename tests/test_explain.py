@@ -158,7 +158,7 @@ def truthful_games():
     """Truthful random games on the 4/4/4 deck, seen from A's seat."""
     import random
 
-    from cluedo_lab.records.record import custom_edition
+    from cluedo_lab.records import custom_edition
     from cluedo_lab.rules.deal import deal
     edition = custom_edition(DECK)
     records = []

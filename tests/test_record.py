@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cluedo_lab.records.record import (
+from cluedo_lab.records import (
     Accuse,
     AllSnoop,
     PrivateTip,

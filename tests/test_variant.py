@@ -124,7 +124,7 @@ def test_face_down_count_reproduces_the_2023_two_player_deal():
 def test_hand_sizes_are_dealt_as_given(seed):
     v = variant(CLASSIC, hands=[8, 6, 4])
     assert [len(h) for h in v.deal(seed).hands] == [8, 6, 4]
-    record = v.record(["Ann", "Bob", "Cy"])
+    record = Record.for_variant(v, ["Ann", "Bob", "Cy"])
     assert [p.hand_size for p in record.players] == [8, 6, 4]
     up = variant(CLASSIC, hands=[5, 5, 5], spares="face-up")
     assert len(up.deal(seed).face_up) == 3
@@ -146,17 +146,18 @@ def test_drop_and_add_change_the_deck():
 def test_question_arity_follows_the_variant_in_records():
     v = variant(CLASSIC, items=2, form="any", players=3)
     ask = {"suggest": ["Plum", "Rope"], "by": "Ann", "passed": ["Bob", "Cy"]}
-    assert len(v.record(["Ann", "Bob", "Cy"], events=[ask]).events[0].named) == 2
+    assert len(Record.for_variant(v, ["Ann", "Bob", "Cy"], events=[ask]).events[0].named) == 2
     with pytest.raises(RecordError, match="names 2 items, not 3"):
-        v.record(["Ann", "Bob", "Cy"], events=[{**ask, "suggest": ["Plum", "Rope", "Hall"]}])
+        Record.for_variant(v, ["Ann", "Bob", "Cy"],
+                           events=[{**ask, "suggest": ["Plum", "Rope", "Hall"]}])
     with pytest.raises(RecordError, match="names 3 items, not 2"):
         Record.from_dict({"edition": CLASSIC, "players": ["Ann", "Bob", "Cy"],
                           "events": [ask]})
     each = variant("cluedo-card-game-2018", form="one-per-category", players=3)
     with pytest.raises(RecordError, match="one card of each category"):
-        each.record(["Ann", "Bob", "Cy"], face_up=[],
-                    events=[{"suggest": ["Plum", "Green", "Rope"], "by": "Ann",
-                             "passed": ["Bob", "Cy"]}])
+        Record.for_variant(each, ["Ann", "Bob", "Cy"], face_up=[],
+                           events=[{"suggest": ["Plum", "Green", "Rope"], "by": "Ann",
+                                    "passed": ["Bob", "Cy"]}])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,8 +218,8 @@ def test_a_variant_reads_well_and_round_trips():
 def test_engines_find_a_variant_by_id_and_records_carry_it():
     v = variant(CLASSIC, players=3, answer="every-who-can")
     assert load_edition(v.id) is v.edition
-    record = v.record(["Ann", "Bob", "Cy"], observer="Ann",
-                      hand=["Plum", "Rope", "Hall", "Study", "Dagger", "Kitchen"])
+    record = Record.for_variant(v, ["Ann", "Bob", "Cy"], observer="Ann",
+                                hand=["Plum", "Rope", "Hall", "Study", "Dagger", "Kitchen"])
     again = Record.from_json(record.to_json())
     assert again.edition.question.answer == "every-who-can"
     assert json.loads(record.to_json())["edition"]["base"] == CLASSIC

@@ -23,7 +23,7 @@ from ..games.board_game import _walk as walk_of
 from ..games.game import Action, RandomBot
 from ..knowledge import constraints as cons
 from ..knowledge.engine import Knowledge
-from ..records.record import ENVELOPE, Record, Reveal, Show, Suggest
+from ..records import ENVELOPE, Record, Reveal, Show, Suggest
 from ..rules.dice import Dice
 from ..rules.errors import Contradiction
 

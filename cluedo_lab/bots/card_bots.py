@@ -16,7 +16,7 @@ from typing import Any
 
 from ..games.game import Action, Game, RandomBot
 from ..knowledge.engine import Knowledge
-from ..records.record import ENVELOPE, Suggest
+from ..records import ENVELOPE, Suggest
 
 __all__ = ["DetectiveBot", "ExplorerBot", "RandomBot", "make_bot", "BOTS"]
 

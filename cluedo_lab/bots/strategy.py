@@ -68,7 +68,7 @@ from typing import Any, ClassVar
 from ..games.game import Action, Game
 from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
-from ..records.record import ENVELOPE, Record
+from ..records import ENVELOPE, Record
 from ..rules.errors import Contradiction
 from . import board_bots, card_bots
 from .board_bots import View, cheap_view

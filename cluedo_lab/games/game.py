@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from ..records.record import Record
+from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import IllegalAction
@@ -80,37 +81,6 @@ def _thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_thaw(v) for v in value]
     return value
-
-
-_PLAIN = (str, int, bool, type(None))
-"""Immutable event values: shared, not copied."""
-
-
-def _copied(value: Any) -> Any:
-    """A copy of an event value: most are names or lists of names, copied cheaply."""
-    if type(value) in _PLAIN:
-        return value
-    if type(value) is list and all(type(v) in _PLAIN for v in value):
-        return list(value)
-    return copy.deepcopy(value)
-
-
-def view(event: Mapping[str, Any], observer: str | None) -> dict[str, Any]:
-    """An event as ``observer`` saw it: private details (keys starting with '_' say who saw
-    what) are dropped for everyone else. ``_seen_by`` lists who saw the cards; ``_card_for``
-    maps each viewer to the card they alone saw (All Snoop)."""
-    seen_by = event.get("_seen_by", ())
-    out = {k: _copied(v) for k, v in event.items() if not k.startswith("_")}
-    if "_card_for" in event:
-        if observer is not None and observer in event["_card_for"]:
-            out["card"] = event["_card_for"][observer]
-        return out
-    if observer not in seen_by:
-        for key in ("card", "cards"):
-            out.pop(key, None)
-        if "showed" in out:
-            out["showed"] = {who: None for who in out["showed"]}
-    return out
 
 
 class Game(ABC):
@@ -243,7 +213,7 @@ class Game(ABC):
         if observer is not None:
             data["observer"] = observer
             data["hand"] = [c.id for c in self.deal.hands[seat]]
-        data["events"] = [view(e, observer) for e in self.events]
+        data["events"] = [seat_view(e, observer) for e in self.events]
         return data
 
     def record(self, seat: int | None) -> Record:

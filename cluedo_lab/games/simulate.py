@@ -13,9 +13,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Edition
-from .game import view
 
 
 @dataclass
@@ -31,7 +31,7 @@ class SimulatedGame:
         data: dict = {"edition": self.deal.edition.id,
                       "players": [{"name": n, "hand_size": len(h)}
                                   for n, h in zip(self.names, self.deal.hands, strict=True)],
-                      "events": [view(e, self.observer) for e in chosen]}
+                      "events": [seat_view(e, self.observer) for e in chosen]}
         if self.deal.face_up:
             data["face_up"] = [c.id for c in self.deal.face_up]
         if self.observer is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..records.record import (
+from ..records import (
     ENVELOPE,
     FACE_UP,
     Accuse,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..records.record import ENVELOPE, Event, Record
+from ..records import ENVELOPE, Event, Record
 from ..rules.edition import Card, Edition
 from ..rules.errors import Contradiction
 from . import constraints as cons

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..records.record import ENVELOPE, Event, Record
+from ..records import ENVELOPE, Event, Record
 from ..rules.edition import Card, Edition
 from . import constraints as cons
 

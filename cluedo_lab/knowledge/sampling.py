@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..records.record import ENVELOPE, Record
+from ..records import ENVELOPE, Record
 from . import constraints as cons
 from .counting import solve
 from .engine import Knowledge

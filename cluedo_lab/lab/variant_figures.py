@@ -40,7 +40,7 @@ from math import comb, prod
 from typing import Any
 
 from ..knowledge import closed_forms as closed_forms
-from ..rules.edition import Card, Edition, Table
+from ..rules.edition import Card, Edition, TextTable
 from ..rules.variant import Variant, variant
 
 Answer = tuple[tuple[int, str], ...]
@@ -303,13 +303,13 @@ def figures(game: Edition | Variant | str, players: int | None = None, seat: int
 
 
 def compare(games: Sequence[Edition | Variant | str], players: int | Sequence[int | None]
-            | None = None, seat: int = 0) -> Table:
+            | None = None, seat: int = 0) -> TextTable:
     """The exact figures of several games side by side: one column per game."""
     counts = players if isinstance(players, Sequence) else [players] * len(games)
     found = [figures(g, p, seat) for g, p in zip(games, counts, strict=True)]
     labels = [label for label, _ in found[0].rows()]
     rows = tuple((label, *(dict(f.rows())[label] for f in found)) for label in labels)
-    return Table(("", *(f.name for f in found)), rows)
+    return TextTable(("", *(f.name for f in found)), rows)
 
 
 def as_record(figure: Figures) -> dict[str, Any]:

@@ -13,20 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, TypeAlias
 
-
-@runtime_checkable
-class DiceSpec(Protocol):
-    """Anything shaped like dice: :class:`Dice` here or :class:`cluedo_lab.edition.Dice`."""
-
-    count: int
-    sides: int
-    icon_faces: tuple[int, ...]
-
-
-DiceLike = DiceSpec | int | Mapping[int, Fraction]
-"""Dice, a number of six-sided dice, or a ready ``{total: chance}`` distribution."""
+if TYPE_CHECKING:
+    from .edition import Edition
 
 
 @dataclass(frozen=True)
@@ -49,23 +39,20 @@ class Dice:
         object.__setattr__(self, "icon_faces", tuple(sorted(icons)))
 
     @classmethod
-    def of(cls, dice: DiceSpec | int) -> Dice:
-        """Convert an edition's dice (or a count of six-sided dice) to this class."""
+    def of(cls, dice: Dice | int) -> Dice:
+        """Dice as given, or ``dice`` six-sided dice."""
         if isinstance(dice, Dice):
             return dice
         if isinstance(dice, int) and not isinstance(dice, bool):
             return cls(dice)
-        if isinstance(dice, DiceSpec):
-            return cls(dice.count, dice.sides, tuple(dice.icon_faces))
         raise TypeError(f"expected dice or a number of dice, got {dice!r}")
 
     @classmethod
-    def for_edition(cls, edition: object, count: int | None = None) -> Dice:
+    def for_edition(cls, edition: Edition, count: int | None = None) -> Dice:
         """The edition's dice; ``count`` overrides how many (1949: one die or two)."""
-        spec = getattr(edition, "dice", None)
-        if spec is None:
+        dice = edition.dice
+        if dice is None:
             raise ValueError(f"{edition!r} has no dice: it is not a board game")
-        dice = cls.of(spec)
         return dice if count is None else cls(count, dice.sides, dice.icon_faces)
 
     def total_distribution(self) -> dict[int, Fraction]:
@@ -95,6 +82,9 @@ class Dice:
         icons = f", glass on {'/'.join(map(str, self.icon_faces))}" if self.icon_faces else ""
         return f"{self.count}d{self.sides}{icons}"
 
+
+DiceLike: TypeAlias = Dice | int | Mapping[int, Fraction]
+"""Dice, a number of six-sided dice, or a ready ``{total: chance}`` distribution."""
 
 ONE_DIE = Dice(1)
 TWO_DICE = Dice(2)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .data import editions_dir
+from .dice import Dice
 from .errors import EditionError
 
 SCHEMA_VERSION = 1
@@ -109,16 +110,6 @@ class AccusationRules:
     anywhere: bool = False
     simultaneous: bool = False
     two_player_both_accuse: bool = False
-
-
-@dataclass(frozen=True)
-class Dice:
-    """``icon_faces`` are faces that show a magnifying glass (2023): they count as their number
-    and also let the roller draw a Clue card (at most one per roll)."""
-
-    count: int
-    sides: int = 6
-    icon_faces: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -251,7 +242,7 @@ class Edition:
         return f"Edition({self.id!r})"
 
     # -- display ----------------------------------------------------------------------------
-    def deck_table(self) -> Table:
+    def deck_table(self) -> TextTable:
         """The deck by category; each card shows its printed features, which some actions use."""
         rows = []
         for category in self.categories:
@@ -260,17 +251,17 @@ class Edition:
                 marks = ", ".join(card.features[f] for f in self.features if f in card.features)
                 names.append(f"{card.name} ({marks})" if marks else card.name)
             rows.append((f"{category.name} ({len(category.cards)})", ", ".join(names)))
-        return Table(("Category", "Cards"), tuple(rows),
+        return TextTable(("Category", "Cards"), tuple(rows),
                      title=f"{self.name} ({self.publisher} {self.year}): {self.id}")
 
-    def assumptions_table(self) -> Table:
+    def assumptions_table(self) -> TextTable:
         """The facts this file chose because its rule book does not give them, with sources."""
         rows = tuple((a.about, a.choice, a.source) for a in self.assumptions)
-        return Table(("about", "choice", "source"), rows, title=f"Assumptions of {self.id}")
+        return TextTable(("about", "choice", "source"), rows, title=f"Assumptions of {self.id}")
 
 
 @dataclass(frozen=True)
-class Table:
+class TextTable:
     """A small table for notebooks: HTML in Jupyter and aligned text as its repr, so that a
     notebook's stored text output stays readable and stable under nbval."""
 
@@ -291,7 +282,7 @@ class Table:
         return "\n".join(out)
 
 
-def overview(editions: Iterable[Edition] | None = None) -> Table:
+def overview(editions: Iterable[Edition] | None = None) -> TextTable:
     """One row per edition: the deck's shape and the hands of every legal player count."""
     rows = []
     for edition in all_editions() if editions is None else editions:
@@ -306,7 +297,7 @@ def overview(editions: Iterable[Edition] | None = None) -> Table:
             deals.append(text)
         rows.append((edition.id, str(edition.year), edition.family,
                      f"{edition.min_players}-{edition.max_players}", shape, "; ".join(deals)))
-    return Table(("edition", "year", "family", "players", "deck", "hands by player count"),
+    return TextTable(("edition", "year", "family", "players", "deck", "hands by player count"),
                  tuple(rows))
 
 

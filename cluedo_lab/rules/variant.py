@@ -47,7 +47,7 @@ from .edition import (
     WRONG,
     Assumption,
     Edition,
-    Table,
+    TextTable,
     edition_data,
     edition_from_dict,
     load_edition,
@@ -134,7 +134,7 @@ class Variant:
     def deal(self, seed: int | None = None, players: int | None = None):
         """A seeded deal of the variant (see :func:`cluedo_lab.deal.deal`)."""
         from .deal import deal
-        return deal(self.edition, self._players(players), seed)
+        return deal(self.edition, self.player_count(players), seed)
 
     def game(self, players: int | Sequence[str] | None = None, seed: int = 0, **options: Any):
         """A playable game: the card game or board game engine, by the base's family.
@@ -142,10 +142,10 @@ class Variant:
         The board engine reads only some rules from the edition: a board variant that changes
         another one raises :class:`VariantError` saying which (see :func:`board_support`)."""
         if players is None or isinstance(players, int):
-            seats: int | list[str] = self._players(players)
+            seats: int | list[str] = self.player_count(players)
         else:
             seats = list(players)
-            self._players(len(seats))
+            self.player_count(len(seats))
         if self.edition.family == "board":
             problems = board_support(self)
             if problems:
@@ -156,24 +156,8 @@ class Variant:
         from ..games.card_games import card_game
         return card_game(self.edition, seats, seed, **options)
 
-    def record(self, players: Sequence[str] | int | None = None, observer: str | None = None,
-               hand: Sequence[str] = (), events: Sequence[Mapping[str, Any]] = (),
-               **setup: Any):
-        """A game record of this variant (``docs/records.md``); its ``edition`` is written
-        as this variant (``{"base": ..., <options>}``), so the record stands on its own."""
-        from ..records.record import Record
-        count = self._players(players if isinstance(players, int) else
-                              None if players is None else len(players))
-        names = [f"P{i + 1}" for i in range(count)] if players is None or \
-            isinstance(players, int) else list(players)
-        data: dict[str, Any] = {"edition": self.to_dict(), "players": names, **setup,
-                                "events": [dict(e) for e in events]}
-        if observer is not None:
-            data["observer"] = observer
-            data["hand"] = list(hand)
-        return Record.from_dict(data)
-
-    def _players(self, players: int | None) -> int:
+    def player_count(self, players: int | None = None) -> int:
+        """How many play: ``players`` checked against the deck, or the variant's fixed count."""
         if players is None:
             if self.players is None:
                 raise ValueError(f"{self.name} is for {self.edition.min_players}-"
@@ -187,16 +171,11 @@ class Variant:
         files; :func:`variant_from_dict` reads it back."""
         return {"base": self.base_ref, **self.options}
 
-    def with_options(self, **options: Any) -> Variant:
-        """This variant with more options changed (an option set to None goes back to the
-        base's rule)."""
-        return variant(self, **options)
-
     # -- display -----------------------------------------------------------------------------
-    def table(self, players: int | None = None) -> Table:
+    def table(self, players: int | None = None) -> TextTable:
         """Option by option: the base's rule and the variant's (hands for ``players``)."""
         count = players or self.players or self.base.min_players
-        return Table(("option", "base", "variant"),
+        return TextTable(("option", "base", "variant"),
                      tuple(describe_changes(self.base, self.edition, count)), title=self.name)
 
     def __repr__(self) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 RENDERERS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("cluedo_lab.rules.deal", "Deal"): ("text/html", "reprs", "deal_html"),
     ("cluedo_lab.rules.edition", "Edition"): ("text/html", "reprs", "edition_html"),
-    ("cluedo_lab.rules.edition", "Table"): ("text/html", "reprs", "table_html"),
+    ("cluedo_lab.rules.edition", "TextTable"): ("text/html", "reprs", "table_html"),
     ("cluedo_lab.rules.variant", "Variant"): ("text/html", "reprs", "variant_html"),
     ("cluedo_lab.rules.board", "Board"): ("image/svg+xml", "board_svg", "board_svg"),
     ("cluedo_lab.knowledge.engine", "Knowledge"): ("text/html", "reprs", "knowledge_html"),

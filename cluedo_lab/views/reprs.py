@@ -12,11 +12,11 @@ from .base import shade
 if TYPE_CHECKING:
     from ..knowledge.engine import Knowledge
     from ..rules.deal import Deal
-    from ..rules.edition import Edition, Table
+    from ..rules.edition import Edition, TextTable
     from ..rules.variant import Variant
 
 
-def table_html(table: Table) -> str:
+def table_html(table: TextTable) -> str:
     head = "".join(f"<th>{escape(c)}</th>" for c in table.header)
     body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
                    for row in table.rows)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lab import variant_figures as vf
 from ..lab.charts import Chart, bar_chart
-from ..rules.edition import Table, edition_ids, load_edition
+from ..rules.edition import TextTable, edition_ids, load_edition
 from ..rules.variant import OPTIONS, Variant, VariantError, spares_of, variant
 from .base import InteractiveView
 from .reprs import table_html
@@ -120,7 +120,7 @@ class VariantExplorer(InteractiveView):
                 self._figures[key] = None
         return self._figures[key]
 
-    def comparison(self) -> Table:
+    def comparison(self) -> TextTable:
         """Rules, exact figures and (with ``simulate``) simulated figures: base and variant."""
         base = variant(self.base_ref)
         rules = {row[0]: row for row in self.variant.table(self.players).rows}
@@ -140,7 +140,7 @@ class VariantExplorer(InteractiveView):
         elif self.simulate_games:
             rows.append(("simulation", "-", "the board engine does not play this variant"))
         title = f"{self.variant.name} against the base rules"
-        return Table(("", f"base ({self.base_players()} players)", "variant"), tuple(rows),
+        return TextTable(("", f"base ({self.base_players()} players)", "variant"), tuple(rows),
                      title=title)
 
     def chart(self) -> Chart:
