@@ -1172,9 +1172,9 @@ def test_move_targets_with_two_dice_match_a_fresh_search(edition):
     """The engine reuses the free board's answer when no piece is within the roll; with two
     dice (too many walks for brute force) it must still equal a fresh breadth-first search
     around the pieces (checked against brute force above for one die)."""
-    from cluedo_lab.games.board_game import _walk, reach
+    from cluedo_lab.rules.board import walk_of
 
-    walk = _walk(load_edition(edition).board)
+    walk = walk_of(load_edition(edition).board)
     checked = 0
     for seed in range(15):
         game = new(edition, seed, 6)
@@ -1185,7 +1185,7 @@ def test_move_targets_with_two_dice_match_a_fresh_search(edition):
             if game.phase == "move" and not game.any_room:
                 seat = game.current
                 here = game.piece(seat)
-                dist = reach(walk, here, game.total, occupied_by_others(game, seat))
+                dist = walk.reach(here, game.total, occupied_by_others(game, seat))
                 rooms, squares = game.targets()
                 assert set(rooms) == {n for n in dist if isinstance(n, str) and n != here}
                 assert set(squares) == {n for n in dist if not isinstance(n, str) and n != here}

@@ -81,11 +81,11 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-from ..rules.board import Board, Node, Square, load_board
+from ..rules.board import Board, Node, Square, walk_of
 from ..rules.clue_cards import ClueCard, load_clue_deck
 from ..rules.dice import Dice
 from ..rules.edition import Edition, load_edition, normalize
@@ -135,80 +135,6 @@ def _edition(ref: Edition | str | Mapping[str, Any]) -> Edition:
     if ref not in _EDITIONS:
         _EDITIONS[ref] = load_edition(ref)
     return _EDITIONS[ref]
-
-
-@dataclass(frozen=True, eq=False)
-class _Walk:
-    """A board with its walking neighbours precomputed (secret passages left out), and the
-    free-board distances from every start a game has asked about (shared by all games)."""
-
-    board: Board
-    adjacent: Mapping[Node, tuple[Node, ...]]
-    _free: dict[Node, dict[Node, int]] = field(default_factory=dict, repr=False)
-    _targets: dict[tuple[Node, int], tuple[frozenset[str], tuple[Square, ...]]] = \
-        field(default_factory=dict, repr=False)
-
-    def free(self, start: Node) -> Mapping[Node, int]:
-        """Fewest moves from ``start`` to everything, on a board with no other piece."""
-        if start not in self._free:
-            self._free[start] = reach(self, start, 10 ** 6, ())
-        return self._free[start]
-
-    def targets(self, start: Node, steps: int, blocked: Iterable[Square]
-                ) -> tuple[frozenset[str], tuple[Square, ...]]:
-        """The rooms and (sorted) corridor squares a move of at most ``steps`` reaches.
-
-        A piece more than ``steps`` moves away on the free board can neither be reached nor
-        stand on a route that short, so when every piece is that far the answer is the free
-        board's, computed once per start and roll.
-        """
-        free = self.free(start)
-        if all(free.get(square, steps + 1) > steps for square in blocked if square != start):
-            key = (start, steps)
-            if key not in self._targets:
-                self._targets[key] = _split(reach(self, start, steps, ()), start)
-            return self._targets[key]
-        return _split(reach(self, start, steps, blocked), start)
-
-
-def _split(dist: Mapping[Node, int], start: Node) -> tuple[frozenset[str], tuple[Square, ...]]:
-    rooms = frozenset(n for n in dist if isinstance(n, str) and n != start)
-    squares = tuple(sorted(n for n in dist if not isinstance(n, str) and n != start))
-    return rooms, squares
-
-
-@cache
-def _walk(board_id: str) -> _Walk:
-    board = load_board(board_id)
-    graph = board.graph
-    adjacent = {node: tuple(n for n in graph.neighbors(node) if not graph.edges[node, n]["passage"])
-                for node in graph.nodes}
-    return _Walk(board, adjacent)
-
-
-def reach(walk: _Walk, start: Node, steps: int, blocked: Iterable[Square]) -> dict[Node, int]:
-    """Fewest moves (at most ``steps``) to every square and room reachable from ``start``.
-
-    Breadth-first, never onto a blocked square, never through a room (entering ends the
-    move), never back into the start room (leaving and re-entering in one move is not a move).
-    A shortest route repeats no square, so "within ``steps``" is exactly the rule book's reach.
-    """
-    blocked = set(blocked) - {start}
-    dist: dict[Node, int] = {start: 0}
-    frontier = [start]
-    for step in range(1, steps + 1):
-        following = []
-        for node in frontier:
-            for there in walk.adjacent[node]:
-                if there in dist or there in blocked:
-                    continue
-                dist[there] = step
-                if not isinstance(there, str):
-                    following.append(there)
-        frontier = following
-        if not frontier:
-            break
-    return dist
 
 
 class _AppendOnly(list):
@@ -341,7 +267,7 @@ class BoardGame(Game):
         self.events = _AppendOnly(self.events)
         self.log = _AppendOnly(self.log)
         self._cache: tuple[tuple, tuple[Action, ...], set[int] | None] = ((), (), None)
-        board = _walk(ed.board).board
+        board = walk_of(ed.board).board
         suspects, weapons, rooms = self._categories(board)
         defaults = dict(RULE_BOOK_DEFAULTS.get(ed.rule_book, {}))
         defaults.setdefault("spare_pieces", "start")
@@ -481,7 +407,7 @@ class BoardGame(Game):
     # -- reading the state -------------------------------------------------------------------
     @property
     def board(self) -> Board:
-        return _walk(self.edition.board).board
+        return walk_of(self.edition.board).board
 
     @property
     def characters(self) -> tuple[str, ...]:
@@ -602,7 +528,7 @@ class BoardGame(Game):
 
     def _find_targets(self) -> None:
         here = self.piece(self.turn)
-        near, squares = _walk(self.edition.board).targets(here, self.total,
+        near, squares = walk_of(self.edition.board).targets(here, self.total,
                                                           self.blocked(self.turn))
         rooms = tuple(r for r in self._rooms if r != here and (self.any_room or r in near))
         self.reachable = (rooms, squares)
@@ -1142,8 +1068,8 @@ class BoardGame(Game):
             if to == here:
                 return f"{who} is already in the {self.board.room_name(to)}: leaving and " \
                        "coming back in one move is not allowed (stay instead)"
-            need = reach(_walk(self.edition.board), here, 10 ** 6,
-                         self.blocked(action.seat)).get(to)
+            need = walk_of(self.edition.board).reach(here, None,
+                                                     self.blocked(action.seat)).get(to)
             if need is None:
                 return f"other pieces block every way to the {self.board.room_name(to)}"
             return f"the {self.board.room_name(to)} is {need} moves away; the roll was " \
@@ -1160,8 +1086,8 @@ class BoardGame(Game):
             return f"square {square} is occupied by {self._name(occupant)}"
         if square == here:
             return f"{who} is already on {square}"
-        need = reach(_walk(self.edition.board), here, 10 ** 6,
-                     self.blocked(action.seat)).get(square)
+        need = walk_of(self.edition.board).reach(here, None,
+                                                 self.blocked(action.seat)).get(square)
         if need is None:
             return f"other pieces block every way to square {square}"
         return f"square {square} is {need} moves away; the roll was {self.total}"
