@@ -89,11 +89,9 @@ from ..rules.board import Board, Node, Square, walk_of
 from ..rules.clue_cards import ClueCard, load_clue_deck
 from ..rules.dice import Dice
 from ..rules.edition import Edition, load_edition, normalize
-from ..rules.errors import IllegalAction
 from .game import Action, Game, edition_of
 
-__all__ = ["BoardGame", "board_game", "game_from_json", "play_log", "RULE_BOOK_DEFAULTS",
-           "OPTIONS"]
+__all__ = ["BoardGame", "RULE_BOOK_DEFAULTS", "OPTIONS"]
 
 RULE_BOOK_DEFAULTS: dict[str, dict[str, str]] = {
     # 1949 Act 1: spare pieces "placed in any room or rooms"; 5(g): accuse "in this same turn"
@@ -122,7 +120,7 @@ KINDS = ("roll", "passage", "stay", "move", "suggest", "show", "pass", "clue", "
 
 
 # ---------------------------------------------------------------------------------------------
-# Shared, immutable helpers (kept out of the game's state, so Game.apply's snapshot stays small)
+# Shared, immutable helpers (kept out of the game's state, so a saved position stays small)
 # ---------------------------------------------------------------------------------------------
 
 _EDITIONS: dict[str, Edition] = {}
@@ -135,56 +133,6 @@ def _edition(ref: Edition | str | Mapping[str, Any]) -> Edition:
     if ref not in _EDITIONS:
         _EDITIONS[ref] = load_edition(ref)
     return _EDITIONS[ref]
-
-
-class _AppendOnly(list):
-    """History, events and log: items never change once added, so the snapshot Game.apply
-    takes before every action copies the list, not the items."""
-
-    def __deepcopy__(self, memo: dict) -> _AppendOnly:
-        return _AppendOnly(self)
-
-
-@dataclass(frozen=True)
-class _Mark:
-    """An append-only list in a snapshot: the list and how long it was."""
-
-    items: list
-    length: int
-
-
-def _copy(value: Any) -> Any:
-    """Copy game state for a snapshot: dicts and lists level by level, append-only lists as a
-    length mark; everything else in the state is immutable and shared."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy(v) for v in value]
-    if kind is _AppendOnly:
-        return _Mark(value, len(value))
-    return value
-
-
-_FLAT = ("positions", "weapons", "accused", "false_witnesses", "summoned")
-"""State entries that are flat containers of immutable values: a one-level copy is enough."""
-_NESTED = ("pending", "tasks", "options")
-"""State entries with containers inside (copied level by level)."""
-_GROWING = ("history", "events", "log")
-"""The append-only lists (saved as a length)."""
-
-
-def _snapshot(state: Mapping[str, Any]) -> dict[str, Any]:
-    """A game's ``__dict__`` saved for restoring: every other entry holds an immutable value
-    (a test checks that no other entry is a container)."""
-    saved = dict(state)
-    for key in _FLAT:
-        saved[key] = state[key].copy()
-    for key in _NESTED:
-        saved[key] = _copy(state[key])
-    for key in _GROWING:
-        saved[key] = _Mark(state[key], len(state[key]))
-    return saved
 
 
 class _Faces:
@@ -205,7 +153,7 @@ class _Faces:
 
 @dataclass(frozen=True, eq=False)
 class _Fixed:
-    """What a game decides at set-up and never changes: shared by Game.apply's snapshots."""
+    """What a game decides at set-up and never changes: shared by every saved position."""
 
     suspects: tuple[str, ...]
     weapons: tuple[str, ...]
@@ -225,9 +173,6 @@ class _Fixed:
     """``question.answer = "every-who-can"``: every player who can shows a card."""
     leaves: bool = False
     """``accusation.wrong = "leaves"``: a wrong accuser leaves the game."""
-
-    def __deepcopy__(self, memo: dict) -> _Fixed:
-        return self
 
 
 _ACTIONS: dict[tuple, Any] = {}
@@ -263,9 +208,6 @@ class BoardGame(Game):
             raise ValueError(f"{ed.id} has no board or no dice")
         if ed.accusation.simultaneous:
             raise ValueError(f"{ed.id}: the board game plays one accuser at a time")
-        self.history = _AppendOnly(self.history)
-        self.events = _AppendOnly(self.events)
-        self.log = _AppendOnly(self.log)
         self._cache: tuple[tuple, tuple[Action, ...], set[int] | None] = ((), (), None)
         board = walk_of(ed.board).board
         suspects, weapons, rooms = self._categories(board)
@@ -544,7 +486,7 @@ class BoardGame(Game):
             self._cache = (key, tuple(self._legal()), None)
         return self._cache[1]
 
-    def _is_offered(self, action: Action) -> bool:
+    def is_legal(self, action: Action) -> bool:
         """Is ``action`` one of the legal actions? Bots hand back the very objects
         :meth:`legal_actions` listed, so identity is tried first (a set of ids, built once
         per state); an action built elsewhere is compared by value."""
@@ -629,35 +571,6 @@ class BoardGame(Game):
         return {(p, c) for p, c in passed & seen if p != me}
 
     # -- playing -----------------------------------------------------------------------------
-    def apply(self, action: Action | Mapping[str, Any]) -> None:
-        """As :meth:`Game.apply`: do ``action`` if legal, else raise IllegalAction and change
-        nothing. Card, room and player names are first turned into ids.
-
-        The snapshot taken in case ``_apply`` fails is this game's own: its state is a few
-        small dicts and lists of immutable values, and the log lists only grow, so copying
-        them one level deep is enough (dice are read by position from a kept sequence, so
-        undoing a roll moves the position back), where a generic deep
-        copy of everything cost more than the move itself.
-        """
-        if not isinstance(action, Action):
-            action = Action.from_dict(action)
-        if not self._is_offered(action):
-            action = self._canonical(action)
-            if not self._is_offered(action):
-                raise IllegalAction(self.why_illegal(action))
-        saved = _snapshot(self.__dict__)
-        try:
-            self._apply(action)
-        except Exception:
-            for key, value in saved.items():
-                if isinstance(value, _Mark):
-                    del value.items[value.length:]
-                    saved[key] = value.items
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
-        self.history.append(action)
-
     def _apply(self, action: Action) -> None:
         seat, kind = action.seat, action.kind
         if kind == "roll":
@@ -1252,43 +1165,3 @@ def _flag(value: Any, option: str) -> bool:
 @cache
 def _clue_cards() -> tuple[ClueCard, ...]:
     return load_clue_deck().cards
-
-
-# ---------------------------------------------------------------------------------------------
-# Creating, loading, logs
-# ---------------------------------------------------------------------------------------------
-
-def board_game(edition: Edition | str, players: int | Sequence[str], seed: int = 0,
-               **options: Any) -> BoardGame:
-    """A new board game of ``edition`` (an id, a path or an Edition)."""
-    return BoardGame(edition, players, seed, **options)
-
-
-def game_from_json(text: str) -> BoardGame:
-    """Load a saved board game by replaying its actions."""
-    game = BoardGame.from_json(text)
-    assert isinstance(game, BoardGame)
-    return game
-
-
-def play_log(edition_id: str, players: int | Sequence[str], seed: int = 0,
-             bots: Sequence[str] = ("detective",), **options: Any) -> str:
-    """Play one seeded game with bots and return its readable log.
-
-    ``bots`` names one bot per seat (``detective``, ``random`` or ``explorer``); the last name
-    fills any seats left over.
-    """
-    from ..bots.board_bots import make_bot
-
-    game = BoardGame(edition_id, players, seed, **options)
-    if not bots:
-        raise ValueError("name at least one bot")
-    kinds = [bots[min(seat, len(bots) - 1)] for seat in range(len(game.names))]
-    seated = [make_bot(kind, seed * 1000 + seat) for seat, kind in enumerate(kinds)]
-    game.play(seated)
-    head = [f"# {game.edition.name} ({game.edition.id}), seed {seed}",
-            "# seats: " + ", ".join(f"{n} ({k})" for n, k in zip(game.names, kinds,
-                                                                 strict=True)),
-            f"# {len(game.history)} actions"]
-    return "\n".join(head + list(game.log)) + "\n"
-

@@ -59,29 +59,20 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..rules.deal import Deal, deal
 from ..rules.edition import ActionCardKind, Edition, normalize
-from .game import Action, Game, edition_of
+from .game import Action, Game
 
-__all__ = ["CardGame", "CardGame2018", "CardGame2002", "card_game", "game_from_json",
-           "play_log", "tournament", "TournamentResult"]
+__all__ = ["CardGame", "CardGame2018", "CardGame2002"]
 
 
 # ---------------------------------------------------------------------------------------------
-# Containers that keep Game.apply's snapshot cheap
+# Shared tables and set-up facts
 # ---------------------------------------------------------------------------------------------
-
-class _AppendOnly(list):
-    """History, events and log lines: items never change once added, so the snapshot that
-    :meth:`Game.apply` takes before every action copies the list, not its items."""
-
-    def __deepcopy__(self, memo: dict) -> _AppendOnly:
-        return _AppendOnly(self)
-
 
 _DECKS: dict[tuple, int] = {}
 """A small number for each deck seen, so table keys hash quickly."""
@@ -91,29 +82,9 @@ _TABLES: dict[tuple, Any] = {}
 and seat and shared by all games (actions are immutable)."""
 
 
-class _Flat(list):
-    """A list of immutable values (seats, card ids, flags, tuples): a snapshot copies the
-    list, not each value (``copy.deepcopy`` would visit every element)."""
-
-    def __deepcopy__(self, memo: dict) -> _Flat:
-        return _Flat(self)
-
-
-class _Rng(random.Random):
-    """The game's random source; copied through its state, which is far cheaper than
-    ``copy.deepcopy`` of a ``random.Random`` (624 numbers copied one by one)."""
-
-    def __deepcopy__(self, memo: dict) -> _Rng:
-        twin = _Rng(0)
-        twin.setstate(self.getstate())
-        return twin
-
-
 class _Fixed:
-    """Facts fixed at set-up (hands, card order, the action cards): shared by snapshots."""
-
-    def __deepcopy__(self, memo: dict) -> _Fixed:
-        return self
+    """Facts fixed at set-up (hands, card order, the action cards): shared by every saved
+    position."""
 
 
 @dataclass
@@ -122,9 +93,6 @@ class _LegalCache:
 
     key: int = -1
     items: tuple[Action, ...] = ()
-
-    def __deepcopy__(self, memo: dict) -> _LegalCache:
-        return _LegalCache(self.key, self.items)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,12 +117,6 @@ class CardGame(Game):
         super().__init__(edition, players, seed, **options)
 
     def _setup_common(self) -> None:
-        self.history = _AppendOnly(self.history)
-        self.events = _AppendOnly(self.events)
-        self.log = _AppendOnly(self.log)
-        rng = _Rng(0)
-        rng.setstate(self.rng.getstate())
-        self.rng = rng
         self._cache = _LegalCache()
         self.fixed = _Fixed()
         deck = (self.edition.id, tuple(self._names_of_deck()), tuple(self.edition.actions))
@@ -162,7 +124,7 @@ class CardGame(Game):
         n = len(self.names)
         self.fixed.hands = tuple(
             frozenset(c.id for c in hand) for hand in self.deal.hands)
-        self.out = _Flat([False] * n)
+        self.out = [False] * n
         self.fixed.order = {c.id: i for i, c in enumerate(self.edition.cards)}
         self._say(f"{self.edition.name}, seed {self.seed}: "
                   + ", ".join(f"{name} holds {self._names(self.deal.hands[s])}"
@@ -249,12 +211,6 @@ class CardGame(Game):
 
     def _legal(self) -> list[Action]:
         raise NotImplementedError
-
-    def apply(self, action: Action | Mapping[str, Any]) -> None:
-        """As :meth:`Game.apply`; card names and aliases are first turned into card ids."""
-        if not isinstance(action, Action):
-            action = Action.from_dict(action)
-        super().apply(self._canonical(action))
 
     def _canonical(self, action: Action) -> Action:
         args = dict(action.args)
@@ -345,8 +301,8 @@ class CardGame2018(CardGame):
         self.turn = 0
         self.stage = "ask"            # ask | show (a choice) | accusing
         self.asking: dict[str, Any] | None = None
-        self.accusers: list[tuple[int, tuple[str, ...]]] = _Flat()
-        self.to_decide: list[int] = _Flat()
+        self.accusers: list[tuple[int, tuple[str, ...]]] = []
+        self.to_decide: list[int] = []
         self._say(f"{self.names[0]} goes first")
 
     @property
@@ -410,8 +366,8 @@ class CardGame2018(CardGame):
         elif action.kind == "accuse":
             cards = tuple(action["cards"])
             if self.stage == "ask":
-                self.accusers = _Flat([(action.seat, cards)])
-                self.to_decide = _Flat(
+                self.accusers = [(action.seat, cards)]
+                self.to_decide = list(
                     [s for s in self._left(action.seat) if self.active(s)]
                     if self.edition.accusation.simultaneous else [])
                 self.stage = "accusing"
@@ -432,19 +388,19 @@ class CardGame2018(CardGame):
             held = [(s, [c for c in items if c in self.fixed.hands[s]])
                     for s in self._answerers(asker)]
             self.asking = {"asker": asker, "items": items, "every": True,
-                           "passed": _Flat(s for s, opts in held if not opts),
-                           "queue": _Flat((s, opts) for s, opts in held if opts),
-                           "shown": _Flat()}
+                           "passed": list(s for s, opts in held if not opts),
+                           "queue": list((s, opts) for s, opts in held if opts),
+                           "shown": []}
             self._next_shower()
             return
-        passed: list[int] = _Flat()
+        passed: list[int] = []
         for seat in self._answerers(asker):
             options = [c for c in items if c in self.fixed.hands[seat]]
             if not options:
                 passed.append(seat)
                 continue
             self.asking = {"asker": asker, "items": items, "passed": passed, "shower": seat,
-                           "options": _Flat(options)}
+                           "options": list(options)}
             if len(options) == 1:
                 self._shown(options[0])
             else:
@@ -461,7 +417,7 @@ class CardGame2018(CardGame):
         while a["queue"]:
             seat, options = a["queue"][0]
             if len(options) > 1:
-                a["shower"], a["options"] = seat, _Flat(options)
+                a["shower"], a["options"] = seat, list(options)
                 self.stage = "show"
                 return
             a["queue"].pop(0)
@@ -503,7 +459,7 @@ class CardGame2018(CardGame):
             verdict = "right" if correct else "wrong"
             self.emit({"accuse": list(cards), "by": self.names[seat], "correct": correct},
                       f"{self.names[seat]} accuses {self._names(cards)}: {verdict}")
-        accusers, self.accusers = self.accusers, _Flat()
+        accusers, self.accusers = self.accusers, []
         self.stage = "ask"
         winner = next((seat for (seat, _), ok in zip(accusers, results, strict=True) if ok),
                       None)
@@ -634,21 +590,21 @@ class CardGame2002(CardGame):
         self.fixed.place_category = edition.categories[-1]
         self.fixed.kinds = edition.actions
         self.fixed.labels = tuple(k.label() for k in self.fixed.kinds)
-        self.deck = _Flat(i for i, k in enumerate(self.fixed.kinds) for _ in range(k.count))
+        self.deck = list(i for i, k in enumerate(self.fixed.kinds) for _ in range(k.count))
         self.rng.shuffle(self.deck)         # the top of the deck is the end of the list
-        self.discard: list[int] = _Flat()   # the top of the pile is the end of the list
-        self.action_hands: list[list[int]] = [_Flat() for _ in range(n)]
+        self.discard: list[int] = []   # the top of the pile is the end of the list
+        self.action_hands: list[list[int]] = [[] for _ in range(n)]
         for seat in self.detectives:
             for _ in range(edition.action_hand):
                 self.action_hands[seat].append(self.deck.pop())
         places = [c.id for c in self.fixed.place_category.cards]
         shuffled = places[:]
         self.rng.shuffle(shuffled)
-        self.markers: list[str | None] = _Flat([None] * n)
+        self.markers: list[str | None] = [None] * n
         for seat in self.detectives:
             self.markers[seat] = shuffled.pop()
-        self.pile = _Flat(sorted(shuffled, key=self.fixed.order.__getitem__))
-        self.pending = _Flat([False] * n)
+        self.pile = list(sorted(shuffled, key=self.fixed.order.__getitem__))
+        self.pending = [False] * n
         self.stage = "play"           # suggest | play | show | after
         self.waiting: dict[str, Any] | None = None
         self._say("Markers: " + ", ".join(f"{self.names[s]} at {self._name(self.markers[s])}"
@@ -709,7 +665,7 @@ class CardGame2002(CardGame):
                                             f"{self.names[self.fugitive]} escapes and wins")
                 return
             if self.discard:
-                self.deck, self.discard = self.discard, _Flat()
+                self.deck, self.discard = self.discard, []
                 self.rng.shuffle(self.deck)
                 self._say("The action deck is empty: the discard pile is shuffled into a "
                           "new deck")
@@ -819,8 +775,8 @@ class CardGame2002(CardGame):
             self._all_snoop(seat, kind.direction or "left")
         elif kind.kind == "super-sleuth":
             self._sleuth_next({"what": "sleuth", "by": seat, "index": index,
-                               "queue": _Flat(self._answerers(seat)), "showed": _Flat(),
-                               "nothing": _Flat()})
+                               "queue": list(self._answerers(seat)), "showed": [],
+                               "nothing": []})
         elif kind.kind == "private-tip":
             self._private_tip(seat, self.names.index(action["target"]), index)
 
@@ -849,18 +805,18 @@ class CardGame2002(CardGame):
         if self.edition.question.answer == "every-who-can":
             held = [(s, [c for c in named if c in self.fixed.hands[s]]) for s in order]
             self._every_next({"what": "every", "by": seat, "named": named, "then": then,
-                              "passed": _Flat(s for s, opts in held if not opts),
-                              "queue": _Flat((s, opts) for s, opts in held if opts),
-                              "shown": _Flat()})
+                              "passed": list(s for s, opts in held if not opts),
+                              "queue": list((s, opts) for s, opts in held if opts),
+                              "shown": []})
             return
-        passed: list[int] = _Flat()
+        passed: list[int] = []
         for other in order:
             options = [c for c in named if c in self.fixed.hands[other]]
             if not options:
                 passed.append(other)
                 continue
             self._wait({"what": "suggest", "by": seat, "named": named, "passed": passed,
-                        "shower": other, "options": _Flat(options), "then": then})
+                        "shower": other, "options": list(options), "then": then})
             return
         by = self.names[seat]
         self.emit({"suggest": list(named), "by": by, "passed": [self.names[s] for s in passed]},
@@ -880,7 +836,7 @@ class CardGame2002(CardGame):
         while w["queue"]:
             seat, options = w["queue"][0]
             if len(options) > 1:
-                self.waiting = {**w, "shower": seat, "options": _Flat(options)}
+                self.waiting = {**w, "shower": seat, "options": list(options)}
                 self.stage = "show"
                 return
             w["queue"].pop(0)
@@ -947,7 +903,7 @@ class CardGame2002(CardGame):
             options = [c.id for c in self.deal.hands[other]
                        if c.features.get(kind.feature) == kind.value]
             if options:
-                self._wait({**w, "shower": other, "options": _Flat(options)})
+                self._wait({**w, "shower": other, "options": list(options)})
                 return
             w["nothing"].append(other)
         by = self.names[w["by"]]
@@ -973,7 +929,7 @@ class CardGame2002(CardGame):
             self._tip_done(seat, target, index, [])
         else:
             self._wait({"what": "tip", "by": seat, "index": index, "shower": target,
-                        "options": _Flat(options)})
+                        "options": list(options)})
 
     def _tip_done(self, seat: int, target: int, index: int, cards: list[str]) -> None:
         kind = self.fixed.kinds[index]
@@ -1119,112 +1075,3 @@ class CardGame2002(CardGame):
             else:
                 return self._why_suggestion(action.get("cards"), seat)
         return None
-
-
-# ---------------------------------------------------------------------------------------------
-# Creating, loading, logs and tournaments
-# ---------------------------------------------------------------------------------------------
-
-def game_class(edition: Edition) -> type[CardGame]:
-    """The class that plays ``edition``: an action deck means the 2002 game."""
-    if edition.family != "card":
-        raise ValueError(f"{edition.id} is a {edition.family} game, not a card game")
-    return CardGame2002 if edition.actions else CardGame2018
-
-
-def card_game(edition: Edition | str, players: int | Sequence[str], seed: int = 0,
-              **options: Any) -> CardGame:
-    """A new card game of ``edition`` (an id, a path or an Edition)."""
-    ed = edition_of(edition)
-    return game_class(ed)(ed, players, seed, **options)
-
-
-def game_from_json(text: str) -> CardGame:
-    """Load a saved card game (either edition) by replaying its actions."""
-    import json
-
-    data = json.loads(text)
-    return game_class(edition_of(data["edition"])).from_dict(data)
-
-
-def _bots(names: Sequence[str], players: int, seed: int) -> list[Any]:
-    from ..bots.card_bots import make_bot
-
-    if not names:
-        raise ValueError("name at least one bot")
-    chosen = [names[min(seat, len(names) - 1)] for seat in range(players)]
-    return [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(chosen)]
-
-
-def play_log(edition_id: str, players: int | Sequence[str], seed: int = 0,
-             bots: Sequence[str] = ("detective",), **options: Any) -> str:
-    """Play one game with bots (one name per seat; the last one fills the remaining seats:
-    ``detective``, ``random`` or ``explorer``) and return its readable log."""
-    game = card_game(edition_id, players, seed, **options)
-    seated = _bots(bots, len(game.names), seed)
-    kinds = [bots[min(seat, len(bots) - 1)] for seat in range(len(game.names))]
-    game.play(seated)
-    head = [f"# {game.edition.name} ({game.edition.id}), seed {seed}",
-            "# seats: " + ", ".join(f"{n} ({k})" for n, k in zip(game.names, kinds,
-                                                                 strict=True)),
-            f"# {len(game.history)} actions"]
-    return "\n".join(head + list(game.log))
-
-
-@dataclass
-class TournamentResult:
-    """Who solved how many cases, and each game's dealer and winner."""
-
-    cases: int
-    solved: dict[str, int]
-    games: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def champion(self) -> str | None:
-        best = [n for n, k in self.solved.items() if k >= self.cases]
-        return best[0] if best else None
-
-    def __str__(self) -> str:
-        lines = [f"game {i + 1}: dealer {g['dealer']}, "
-                 + (f"solved by {g['solved_by']}" if g["solved_by"] else
-                    f"not solved ({g['result']})")
-                 for i, g in enumerate(self.games)]
-        lines.append("cases solved: " + ", ".join(f"{n} {k}" for n, k in self.solved.items()))
-        lines.append(f"Master Detective: {self.champion or 'nobody yet'}")
-        return "\n".join(lines)
-
-
-def tournament(edition_id: str, players: Sequence[str], cases: int = 2, seed: int = 0,
-               bots: Mapping[str, str] | None = None, max_games: int = 200,
-               **options: Any) -> TournamentResult:
-    """Play games until one player has solved ``cases`` cases (2002 "Tournament").
-
-    The players keep their places round the table and the deal passes to the left each game
-    (the dealer is the last seat; in one-against-all the dealer is the fugitive, so everyone
-    takes a turn as fugitive). ``bots`` maps names to bot kinds (default: detectives). A
-    fugitive's escape solves no case.
-    """
-    from ..bots.card_bots import make_bot
-
-    names = list(players)
-    if cases < 1:
-        raise ValueError("a tournament needs at least one case to solve")
-    kinds = {n: (bots or {}).get(n, "detective") for n in names}
-    result = TournamentResult(cases, {n: 0 for n in names})
-    for number in range(max_games):
-        table = names[number % len(names):] + names[:number % len(names)]
-        game_seed = seed * 10_000 + number
-        game = card_game(edition_id, table, game_seed, **options)
-        seated = [make_bot(kinds[n], game_seed * 10 + i) for i, n in enumerate(table)]
-        game.play(seated)
-        fugitive = getattr(game, "fugitive", None)
-        solver = None
-        if game.winner is not None and game.winner != fugitive:
-            solver = table[game.winner]
-            result.solved[solver] += 1
-        outcome = "nobody won" if game.winner is None else f"{table[game.winner]} won"
-        result.games.append({"seed": game_seed, "dealer": table[-1], "solved_by": solver,
-                             "result": outcome, "actions": len(game.history)})
-        if solver is not None and result.solved[solver] >= cases:
-            return result
-    return result

@@ -134,27 +134,7 @@ class Variant:
     def deal(self, seed: int | None = None, players: int | None = None):
         """A seeded deal of the variant (see :func:`cluedo_lab.deal.deal`)."""
         from .deal import deal
-        return deal(self.edition, self._players(players), seed)
-
-    def game(self, players: int | Sequence[str] | None = None, seed: int = 0, **options: Any):
-        """A playable game: the card game or board game engine, by the base's family.
-
-        The board engine reads only some rules from the edition: a board variant that changes
-        another one raises :class:`VariantError` saying which (see :func:`board_support`)."""
-        if players is None or isinstance(players, int):
-            seats: int | list[str] = self._players(players)
-        else:
-            seats = list(players)
-            self._players(len(seats))
-        if self.edition.family == "board":
-            problems = board_support(self)
-            if problems:
-                raise VariantError("board games support " + "; ".join(p for _, p in problems)
-                                   + " only", [o for o, _ in problems])
-            from ..games.board_game import board_game
-            return board_game(self.edition, seats, seed, **options)
-        from ..games.card_games import card_game
-        return card_game(self.edition, seats, seed, **options)
+        return deal(self.edition, self.player_count(players), seed)
 
     def record(self, players: Sequence[str] | int | None = None, observer: str | None = None,
                hand: Sequence[str] = (), events: Sequence[Mapping[str, Any]] = (),
@@ -162,7 +142,7 @@ class Variant:
         """A game record of this variant (``docs/records.md``); its ``edition`` is written
         as this variant (``{"base": ..., <options>}``), so the record stands on its own."""
         from ..records.record import Record
-        count = self._players(players if isinstance(players, int) else
+        count = self.player_count(players if isinstance(players, int) else
                               None if players is None else len(players))
         names = [f"P{i + 1}" for i in range(count)] if players is None or \
             isinstance(players, int) else list(players)
@@ -173,7 +153,9 @@ class Variant:
             data["hand"] = list(hand)
         return Record.from_dict(data)
 
-    def _players(self, players: int | None) -> int:
+    def player_count(self, players: int | None = None) -> int:
+        """How many play a game or record of this variant: ``players`` (checked against the
+        edition), else the variant's own number."""
         if players is None:
             if self.players is None:
                 raise ValueError(f"{self.name} is for {self.edition.min_players}-"
