@@ -370,10 +370,22 @@ class Game(ABC):
     def from_json(cls, text: str) -> Game:
         return cls.from_dict(json.loads(text))
 
+    # -- text ------------------------------------------------------------------------------
+    def status(self) -> str:
+        """Who won, or whose move it is and what they may do, as text."""
+        if self.is_over:
+            return "Game over: " + ("nobody won" if self.winner is None
+                                    else f"{self.names[self.winner]} won")
+        kinds = sorted({a.kind for a in self.legal_actions()})
+        return f"{self.names[self.current]} to act: {', '.join(kinds)}"
+
+    def __str__(self) -> str:
+        return self.status()
+
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"seat {self.current} to act"
-        return (f"{type(self).__name__}({self.edition.id!r}, players={list(self.names)}, "
-                f"seed={self.seed}, {len(self.history)} actions, {state})")
+        return (f"<{type(self).__name__}({self.edition.id!r}, {list(self.names)!r}, "
+                f"seed={self.seed}): {len(self.history)} actions, {state}>")
 
 
 def edition_of(ref: Edition | str | Mapping[str, Any]) -> Edition:
