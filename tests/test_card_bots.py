@@ -10,7 +10,7 @@ import pytest
 
 from cluedo_lab.bots.card_bots import DetectiveBot, ExplorerBot, make_bot
 from cluedo_lab.games import new_game
-from cluedo_lab.games.card_games import CardGame
+from cluedo_lab.games.card_game import CardGame
 from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.rules.edition import load_edition

@@ -18,7 +18,9 @@ import pytest
 
 from cluedo_lab.bots.card_bots import ExplorerBot
 from cluedo_lab.games import game_from_json, new_game
-from cluedo_lab.games.card_games import CardGame, CardGame2002, CardGame2018
+from cluedo_lab.games.card_2002 import CardGame2002
+from cluedo_lab.games.card_2018 import CardGame2018
+from cluedo_lab.games.card_game import CardGame
 from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.knowledge.engine import Knowledge

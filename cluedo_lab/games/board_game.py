@@ -66,7 +66,7 @@ board too (the published editions use neither):
   shows a card. Every other player, in answering order, who holds a named card shows one to
   the suggester (choosing with ``show(card)`` when holding several); the others pass. One
   record event lists them all (``showed``): the suggester sees every card, everyone else sees
-  who showed, not what (as in the card games, :mod:`cluedo_lab.card_games`).
+  who showed, not what (as in the card games, :mod:`cluedo_lab.games.card_game`).
 - ``accusation.wrong = "leaves"``: a wrong accuser leaves the game: no more turns, no longer
   asked after a suggestion, and passed over by Clue cards (2023: "the player on your left" is
   the next player still in the game; a card that lets you pick a player offers only those

@@ -1,8 +1,8 @@
 """Making and loading games: the one place that picks the engine for an edition.
 
 A board edition is played by :class:`~cluedo_lab.games.board_game.BoardGame`; a card edition
-by :class:`~cluedo_lab.games.card_games.CardGame2002` when it has an action deck, else by
-:class:`~cluedo_lab.games.card_games.CardGame2018`.
+by :class:`~cluedo_lab.games.card_2002.CardGame2002` when it has an action deck, else by
+:class:`~cluedo_lab.games.card_2018.CardGame2018`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 from ..rules.edition import Edition
 from ..rules.variant import Variant, VariantError, board_support, variant_from_dict
 from .board_game import BoardGame
-from .card_games import CardGame2002, CardGame2018
+from .card_2002 import CardGame2002
+from .card_2018 import CardGame2018
 from .game import Game, edition_of
 
 __all__ = ["new_game", "game_class", "game_from_json"]
