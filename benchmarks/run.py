@@ -1,7 +1,7 @@
 """Benchmark: a full knowledge update (the count of consistent deals and every card × place
 probability, as ``Knowledge(record)`` computes them).
 
-Positions come from seeded simulated games of every edition and player count, early (2
+Positions come from seeded speed games of every edition and player count, early (2
 events), middle (8) and late (20), seen from seat 1. Each position is timed three times and
 the fastest kept (twice for the slower question ranking). Times are reported as p50/p99 and as a
 ratio to a plain baseline measured in the same process (a fixed pure-Python loop), so figures
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cluedo_lab.games.simulate import simulate  # noqa: E402
+from cluedo_lab.games.speed import speed_game  # noqa: E402
 from cluedo_lab.knowledge.advice import rank_questions  # noqa: E402
 from cluedo_lab.knowledge.engine import Knowledge  # noqa: E402
 from cluedo_lab.records.record import Record  # noqa: E402
@@ -84,7 +84,7 @@ def main() -> None:
         for players in range(low, edition.max_players + 1):
             times: dict[str, list[float]] = {stage: [] for stage in STAGES}
             for seed in range(seeds):
-                game = simulate(edition, players, seed, events=max(STAGES.values()))
+                game = speed_game(edition, players, seed, events=max(STAGES.values()))
                 for stage, cut in STAGES.items():
                     times[stage].append(time_update(Record.from_dict(game.record(cut))))
             for stage, values in times.items():
@@ -106,7 +106,7 @@ def main() -> None:
     for players in range(3, 7):
         seconds: dict[str, list[float]] = {stage: [] for stage in STAGES}
         for seed in range(1, advice_seeds + 1):
-            game = simulate(classic, players, seed, events=max(STAGES.values()))
+            game = speed_game(classic, players, seed, events=max(STAGES.values()))
             for stage, cut in STAGES.items():
                 knowledge = Knowledge(Record.from_dict(game.record(cut)))
                 seconds[stage].append(fastest(partial(rank_questions, knowledge), 2))

@@ -90,12 +90,9 @@ def _dimacs(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from .lab.play import play_log
     from .rules.edition import load_edition
     edition = load_edition(args.edition)
-    if edition.family == "board":
-        from .games.board_game import play_log
-    else:
-        from .games.card_games import play_log
     bots = tuple(args.bots.split(",")) if args.bots else ("detective",) * args.players
     if len(bots) != args.players:
         print(f"cluedo-lab: --bots names {len(bots)} bots for {args.players} players",

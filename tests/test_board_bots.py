@@ -19,10 +19,12 @@ from cluedo_lab.bots.board_bots import (
     tournament,
 )
 from cluedo_lab.cli import main
-from cluedo_lab.games.board_game import BoardGame, board_game, play_log
+from cluedo_lab.games import new_game
+from cluedo_lab.games.board_game import BoardGame
 from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.lab.play import play_log
 
 E49 = "cluedo-classic-1949"
 E14 = "clue-mansion-2014"
@@ -48,7 +50,7 @@ def test_detectives_solve_games_in_a_few_rounds(edition, players):
     """Four seeded games: someone proves the solution and wins, well before the bots'
     patience (150 rounds) could force a guess."""
     for seed in range(4):
-        game = board_game(edition, players, seed)
+        game = new_game(edition, players, seed)
         winner = game.play([DetectiveBot(seed * 10 + s) for s in range(players)])
         assert winner is not None and game.is_over
         assert game.turn_number <= 20 * players, (seed, game.turn_number)
@@ -58,7 +60,7 @@ def test_detectives_solve_games_in_a_few_rounds(edition, players):
 def test_detectives_no_longer_bounce_between_two_rooms():
     """The game that once ran 600 turns between the Lounge and the Conservatory (the
     envelope's room was the Hall, which nobody visited)."""
-    game = board_game(E49, 4, 1)
+    game = new_game(E49, 4, 1)
     winner = game.play([DetectiveBot(1000 + s) for s in range(4)])
     assert winner is not None and game.turn_number < 60
     rooms = {e["suggest"][-1] for e in game.events if "suggest" in e}
@@ -68,7 +70,7 @@ def test_detectives_no_longer_bounce_between_two_rooms():
 def test_detective_accuses_only_what_its_record_proves():
     for edition, players in ((E49, 3), (E14, 4), (E23, 3)):
         for seed in range(3):
-            game = board_game(edition, players, seed)
+            game = new_game(edition, players, seed)
             bots = [DetectiveBot(seed + s) for s in range(players)]
             while not game.is_over:
                 seat = game.current
@@ -89,7 +91,7 @@ def test_detective_beats_random_players(edition):
 def test_detective_answers_giving_away_as_little_as_possible():
     """Asked again by someone it already showed a card to, it shows that card again."""
     for seed in range(30):
-        game = board_game(E49, 3, seed)
+        game = new_game(E49, 3, seed)
         bots = [DetectiveBot(seed * 3 + s) for s in range(3)]
         repeats = 0
         while not game.is_over:
@@ -115,7 +117,7 @@ def test_cheap_view_states_only_facts_the_exact_engine_proves():
     checked = 0
     for edition, players in ((E49, 4), (E14, 5), (E23, 3), (E23_2P, 2)):
         for seed in range(3):
-            game = board_game(edition, players, seed)
+            game = new_game(edition, players, seed)
             game.play([ExplorerBot(seed + s, accuse_chance=0.05) for s in range(players)])
             for seat in range(players):
                 record = game.record(seat)
@@ -132,7 +134,7 @@ def test_cheap_view_states_only_facts_the_exact_engine_proves():
 
 
 def test_detective_without_exact_counting_falls_back_and_still_plays():
-    game = board_game(E23, 3, 2)
+    game = new_game(E23, 3, 2)
     bots = [DetectiveBot(s, exact=False) for s in range(3)]
     game.play(bots)
     assert game.is_over
@@ -142,7 +144,7 @@ def test_detective_without_exact_counting_falls_back_and_still_plays():
 def test_detective_plays_on_after_a_lie_makes_its_record_contradictory():
     """A withheld card (false_witness=True) leaves no deal consistent with the records: the
     detectives switch to their cheap deduction, one proves the lie, and the game ends."""
-    game = board_game(E49, 3, 4, false_witness=True)
+    game = new_game(E49, 3, 4, false_witness=True)
     bots = [DetectiveBot(s) for s in range(3)]
     lied = False
     while not game.is_over:
@@ -158,7 +160,7 @@ def test_detective_plays_on_after_a_lie_makes_its_record_contradictory():
 
 def test_explorer_and_random_bots_play_legal_games_and_make_bot_names_them():
     for name in ("random", "explorer", "detective"):
-        game = board_game(E14, 3, 5)
+        game = new_game(E14, 3, 5)
         game.play([make_bot(name, s) for s in range(3)])
         assert game.is_over
     with pytest.raises(ValueError, match="no bot 'genius'; bots: detective, random, explorer"):
@@ -237,7 +239,7 @@ def test_1000_seeded_bot_games_agree_with_every_seats_record(edition, players):
     wanted = MILESTONES["all"] + MILESTONES.get(edition, []) + \
         (MILESTONES[E23] if edition == E23_2P else [])
     for seed in range(1000):
-        game = board_game(edition, players, seed)
+        game = new_game(edition, players, seed)
         game.play(sweep_bots(seed, players))
         assert game.is_over
         consistent(game)
@@ -252,8 +254,8 @@ def test_1000_seeded_bot_games_agree_with_every_seats_record(edition, players):
 
 
 def test_sweep_bots_are_seeded():
-    one = board_game(E14, 4, 9)
+    one = new_game(E14, 4, 9)
     one.play(sweep_bots(9, 4))
-    two = board_game(E14, 4, 9)
+    two = new_game(E14, 4, 9)
     two.play(sweep_bots(9, 4))
     assert one.to_json() == two.to_json()

@@ -22,7 +22,8 @@ from test_board_game import envelope, hand, of_kind, quiet_action, refused
 
 from cluedo_lab.bots.board_bots import DetectiveBot, ExplorerBot
 from cluedo_lab.bots.strategy import make_bot as strategy_bot
-from cluedo_lab.games.board_game import BoardGame, game_from_json
+from cluedo_lab.games import game_from_json, new_game
+from cluedo_lab.games.board_game import BoardGame
 from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.rules.variant import variant
@@ -39,7 +40,7 @@ advance = functools.partial(advance_quietly, limit=600)
 
 
 def game_of(base: str, players: int, seed: int, **options) -> BoardGame:
-    return variant(base, players=players, **options).game(players, seed)
+    return new_game(variant(base, players=players, **options), players, seed)
 
 
 def ready_to_suggest(game: BoardGame) -> bool:
@@ -248,7 +249,7 @@ def test_every_who_can_with_false_witness_a_holder_may_lie_and_the_suggester_pro
     card of an every-who-can answer, so when the liar later shows them the withheld card,
     their record proves the lie and they may ``check`` it."""
     for seed in range(40):
-        game = variant(E49, players=3, answer="every-who-can").game(3, seed,
+        game = new_game(variant(E49, players=3, answer="every-who-can"), 3, seed,
                                                                     false_witness=True)
         advance(game, ready_to_suggest, seed)
         asker = game.current

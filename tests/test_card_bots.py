@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from cluedo_lab.bots.card_bots import DetectiveBot, ExplorerBot, make_bot
-from cluedo_lab.games.card_games import CardGame, card_game
+from cluedo_lab.games import new_game
+from cluedo_lab.games.card_game import CardGame
 from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.rules.edition import load_edition
@@ -70,7 +71,7 @@ def wins_by_kind(edition, kinds: list[str], games: int, seed: int = 0) -> dict[s
     n = len(kinds)
     for number in range(games):
         seats = kinds[number % n:] + kinds[:number % n]
-        game = card_game(edition, n, seed * 1000 + number)
+        game = new_game(edition, n, seed * 1000 + number)
         game.play([make_bot(k, seed * 100_000 + number * 10 + i) for i, k in enumerate(seats)])
         fugitive = getattr(game, "fugitive", None)
         key = ("none" if game.winner is None else
@@ -82,7 +83,7 @@ def wins_by_kind(edition, kinds: list[str], games: int, seed: int = 0) -> dict[s
 @pytest.mark.parametrize("edition, players", [(E18, 3), (E18A, 2), (E02, 3), (E02F, 4)],
                          ids=["2018-3p", "2018-advanced-2p", "2002-3p", "2002-fugitive-4p"])
 def test_detective_reads_only_its_own_record_and_the_public_table(edition, players):
-    game = card_game(edition, players, 5)
+    game = new_game(edition, players, 5)
     play_watched(game, [DetectiveBot(seat) for seat in range(players)])
     assert game.is_over
 
@@ -102,7 +103,7 @@ def test_detective_accuses_exactly_when_its_record_proves_the_solution():
             assert set(solution) == {c.id for c in game.deal.envelope}
     for edition, players in [(E18, 3), (E18A, 4), (E02, 3), (E02F, 3)]:
         for seed in range(3):
-            game = card_game(edition, players, seed)
+            game = new_game(edition, players, seed)
             play_watched(game, [DetectiveBot(seed * 10 + s) for s in range(players)], check)
             assert game.winner is not None
     assert seen["certain"] >= 12
@@ -124,13 +125,13 @@ def test_detective_asks_about_cards_that_are_not_yet_certain():
             asked["2002"] += 1
             assert 0 < env[card] < 1 or (solved and env[card] == 1)
     for edition, players in [(E18, 4), (E18A, 3), (E02, 4), (E02F, 4)]:
-        game = card_game(edition, players, 2)
+        game = new_game(edition, players, 2)
         play_watched(game, [DetectiveBot(s) for s in range(players)], check)
     assert asked["2018"] > 10 and asked["2002"] > 10
 
 
 def test_detective_shows_again_a_card_the_asker_has_already_seen():
-    game = card_game(E18, 2, 4)
+    game = new_game(E18, 2, 4)
     pair = [c.id for c in game.deal.hands[1][:2]]
     shower = DetectiveBot(1)
     game.apply(Action.make("ask", 0, items=pair))
@@ -144,7 +145,7 @@ def test_detective_shows_again_a_card_the_asker_has_already_seen():
 
 
 def test_detective_must_accuse_with_its_best_guess_when_the_rules_force_it():
-    game = card_game(E18A, 2, 3)
+    game = new_game(E18A, 2, 3)
     game.apply(Action.make("accuse", 0, cards=[c.id for c in game.deal.envelope]))
     action = DetectiveBot(0).choose(game, 1)
     assert action.kind == "accuse"
@@ -180,7 +181,7 @@ def test_bots_are_seeded():
     for edition, players in [(E18, 3), (E02, 4)]:
         runs = []
         for _ in range(2):
-            game = card_game(edition, players, 8)
+            game = new_game(edition, players, 8)
             game.play([DetectiveBot(1), RandomBot(2), ExplorerBot(3), DetectiveBot(4)][
                 :players])
             runs.append(game.to_json())
@@ -190,7 +191,7 @@ def test_bots_are_seeded():
 def test_detective_decides_in_a_few_milliseconds():
     timings = []
     for edition, players in [(E18, 4), (E02, 3)]:
-        game = card_game(edition, players, 9)
+        game = new_game(edition, players, 9)
         bots = [DetectiveBot(s) for s in range(players)]
         while not game.is_over:
             start = time.perf_counter()

@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.games.board_game import BoardGame, board_game
+from cluedo_lab.games import new_game
+from cluedo_lab.games.board_game import BoardGame
 from cluedo_lab.games.game import Action
 from cluedo_lab.rules.clue_cards import KINDS, load_clue_deck, parse_clue_deck
 from cluedo_lab.rules.data import clue_deck_path
@@ -86,7 +87,7 @@ def quiet(game: BoardGame, rng: random.Random) -> Action:
 def drawn(kind: str, edition: str = E23, players: int = 4) -> BoardGame:
     """A game just after its current player drew a Clue card of ``kind``."""
     for seed in range(40):
-        game = board_game(edition, players, seed)
+        game = new_game(edition, players, seed)
         rng = random.Random(seed)
         while not game.is_over and game.turn_number < 200:
             card = game.clue_card
@@ -200,7 +201,7 @@ def test_a_drawn_clue_card_goes_to_the_bottom_of_the_deck():
     assert order[-1] == game.clue_index and sorted(order) == list(range(29))
     # Each draw takes the top card and puts it at the bottom: after k draws the seeded
     # starting order has turned by k.
-    start = board_game(E23, 4, game.seed).clue_order
+    start = new_game(E23, 4, game.seed).clue_order
     draws = sum(" draws a Clue card" in line for line in game.log)
     assert draws >= 1 and order == start[draws:] + start[:draws]
     drawn_titles = [line.split("'")[1] for line in game.log if " draws a Clue card" in line]
@@ -212,7 +213,7 @@ def test_wrong_accusers_still_show_cards_for_clue_cards():
     """2023 HOW TO WIN: after a wrong accusation you 'must show cards when other players ...
     name cards they want revealed'."""
     for seed in range(40):
-        game = board_game(E23, 3, seed)
+        game = new_game(E23, 3, seed)
         rng = random.Random(seed)
         truth = {c.id for c in game.deal.envelope}
         accused = None

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 from oracle import brute_force
 
-from cluedo_lab.games.simulate import simulate
+from cluedo_lab.games.speed import speed_game
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.knowledge.sampling import (
     SampleEstimate,
@@ -91,7 +91,7 @@ def test_sampler_is_seeded_and_keeps_every_deal_without_events():
 def test_sampler_deals_piles_and_face_up_cards(edition, players):
     # Public records: nothing but the face-up cards is pinned, so the face-down piles (2023
     # two-player) and the hands are dealt at random and the passes do the rejecting.
-    game = simulate(load_edition(edition), players, seed=1, events=3, observer_seat=None)
+    game = speed_game(load_edition(edition), players, seed=1, events=3, observer_seat=None)
     record = Record.from_dict(game.record())
     exact = Knowledge(record)
     estimate = sample_marginals(record, 3000, seed=1)
@@ -156,7 +156,7 @@ def test_even_split_is_wrong_when_one_story_is_likelier():
 def test_even_split_keeps_the_certain_cells_and_equals_exact_without_unseen_cards():
     # Every story is a subset of the consistent deals and together they cover them all, so
     # a cell certain in one is certain in the other.
-    game = simulate(load_edition("cluedo-classic-1949"), 3, seed=5, events=6)
+    game = speed_game(load_edition("cluedo-classic-1949"), 3, seed=5, events=6)
     for events in range(7):
         record = Record.from_dict(game.record(events))
         exact = Knowledge(record)

@@ -20,10 +20,10 @@ from cluedo_lab.bots.strategy import (
     catalogue,
     make_bot,
 )
+from cluedo_lab.games import new_game
 from cluedo_lab.knowledge.advice import rank_questions
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.lab.tournament import new_game
 from cluedo_lab.records import ENVELOPE
 from cluedo_lab.rules.deal import Deal
 from cluedo_lab.rules.edition import all_editions, load_edition

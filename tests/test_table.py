@@ -13,8 +13,8 @@ from html import escape
 
 import pytest
 
+from cluedo_lab.games import new_game
 from cluedo_lab.games.board_game import BoardGame
-from cluedo_lab.games.card_games import card_game
 from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.rules.edition import all_editions
@@ -87,7 +87,7 @@ def test_controls_make_exactly_the_legal_actions(edition_id):
 
 
 def test_controls_are_empty_unless_it_is_your_move():
-    game = card_game("cluedo-card-game-2018", 3, seed=0)
+    game = new_game("cluedo-card-game-2018", 3, seed=0)
     assert game.current == 0
     assert controls(game, 1) == []
     assert controls(game, 0)
@@ -333,7 +333,7 @@ def test_for_game_tells_the_same_story(edition_id):
 
 
 def test_for_game_lets_the_bots_play_up_to_your_seat():
-    game = card_game("cluedo-card-game-2018", ["Ann", "Bob", "Cy"], seed=0)
+    game = new_game("cluedo-card-game-2018", ["Ann", "Bob", "Cy"], seed=0)
     table = Table.for_game(game, seat=2)
     assert game.current == 2 and game.turn == 2
     assert {a.seat for a in game.history} >= {0, 1}

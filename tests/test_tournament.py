@@ -12,11 +12,11 @@ import pytest
 
 from cluedo_lab.bots.strategy import make_bot
 from cluedo_lab.cli import main
+from cluedo_lab.games import new_game
 from cluedo_lab.lab.charts import bar_chart, line_chart
 from cluedo_lab.lab.tournament import (
     TournamentResult,
     load_results,
-    new_game,
     play,
     run_tournament,
     wilson,

@@ -15,6 +15,7 @@ from gamegen import edition_path, random_record
 from oracle import ENVELOPE, FACE_UP, Table, brute_force, every_deal
 
 from cluedo_lab.bots.card_bots import make_bot
+from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.game import RandomBot
 from cluedo_lab.knowledge.advice import rank_questions
 from cluedo_lab.knowledge.constraints import violated
@@ -295,7 +296,7 @@ def test_knowledge_of_variant_records_matches_brute_force(base, options):
 # ---------------------------------------------------------------------------------------------
 
 def played(v, players, seed, bots):
-    game = v.game(players, seed)
+    game = new_game(v, players, seed)
     game.play([bots(seed * 10 + s) for s in range(players)])
     return game
 
@@ -342,12 +343,12 @@ def test_the_board_engine_says_which_options_it_does_not_play():
     v = variant(CLASSIC, players=3, form="any", answer="every-who-can", wrong="leaves")
     with pytest.raises(VariantError, match="board games support questions naming one card "
                                            "of each category") as e:
-        v.game()
+        new_game(v)
     assert set(e.value.options) == {"items"}
     with pytest.raises(VariantError, match="board games support"):
         vf.simulate(v, games=1)
     played_here = variant(CLASSIC, players=3, answer="every-who-can", wrong="leaves")
-    assert played_here.game().edition.accusation.wrong == "leaves"
+    assert new_game(played_here).edition.accusation.wrong == "leaves"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,8 +532,6 @@ def test_the_every_who_can_example_in_the_docs_reads_as_it_says():
 
 
 def test_a_variant_game_saves_and_replays_and_a_bad_variant_record_is_refused():
-    from cluedo_lab.games.card_games import game_from_json
-
     v = variant("cluedo-card-game-2018", players=3, answer="every-who-can")
     game = played(v, 3, 1, lambda s: make_bot("detective", s))
     again = game_from_json(game.to_json())
@@ -549,20 +548,16 @@ def test_a_saved_variant_game_opens_in_a_new_session(base, tmp_path):
     import subprocess
     import sys
 
-    from cluedo_lab.games.game import RandomBot
-    from cluedo_lab.lab.tournament import new_game
-
     game = new_game(variant(base, answer="every-who-can").edition, 3, 2)
     game.play([RandomBot(s) for s in range(3)])
     saved = game.to_json()
     assert json.loads(saved)["edition"] == {"base": base, "answer": "every-who-can"}
     path = tmp_path / "game.json"
     path.write_text(saved)
-    family = "board_game" if game.family == "board" else "card_games"
-    script = (f"from cluedo_lab.games.{family} import game_from_json\n"
-              f"import pathlib, sys\n"
-              f"text = pathlib.Path(sys.argv[1]).read_text()\n"
-              f"print(game_from_json(text).to_json() == text)\n")
+    script = ("from cluedo_lab.games import game_from_json\n"
+              "import pathlib, sys\n"
+              "text = pathlib.Path(sys.argv[1]).read_text()\n"
+              "print(game_from_json(text).to_json() == text)\n")
     out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "True"
@@ -574,8 +569,6 @@ def test_a_saved_variant_game_opens_in_a_new_session(base, tmp_path):
     ({"nobase": 1}, "a variant is written"),
 ])
 def test_a_saved_game_naming_a_bad_variant_is_refused_clearly(spec, says):
-    from cluedo_lab.games.card_games import game_from_json
-
     saved = {"game": "card", "edition": spec, "players": ["A", "B", "C"], "seed": 0,
              "actions": []}
     with pytest.raises(VariantError, match=says):

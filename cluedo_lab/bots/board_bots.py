@@ -19,11 +19,11 @@ from functools import cache
 from typing import Any
 
 from ..games.board_game import BoardGame
-from ..games.board_game import _walk as walk_of
 from ..games.game import Action, RandomBot
 from ..knowledge import constraints as cons
 from ..knowledge.engine import Knowledge
 from ..records import ENVELOPE, Record, Reveal, Show, Suggest
+from ..rules.board import walk_of
 from ..rules.dice import Dice
 from ..rules.errors import Contradiction
 

@@ -66,7 +66,7 @@ board too (the published editions use neither):
   shows a card. Every other player, in answering order, who holds a named card shows one to
   the suggester (choosing with ``show(card)`` when holding several); the others pass. One
   record event lists them all (``showed``): the suggester sees every card, everyone else sees
-  who showed, not what (as in the card games, :mod:`cluedo_lab.card_games`).
+  who showed, not what (as in the card games, :mod:`cluedo_lab.games.card_game`).
 - ``accusation.wrong = "leaves"``: a wrong accuser leaves the game: no more turns, no longer
   asked after a suggestion, and passed over by Clue cards (2023: "the player on your left" is
   the next player still in the game; a card that lets you pick a player offers only those
@@ -81,19 +81,17 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-from ..rules.board import Board, Node, Square, load_board
+from ..rules.board import Board, Node, Square, walk_of
 from ..rules.clue_cards import ClueCard, load_clue_deck
 from ..rules.dice import Dice
 from ..rules.edition import Edition, load_edition, normalize
-from ..rules.errors import IllegalAction
 from .game import Action, Game, edition_of
 
-__all__ = ["BoardGame", "board_game", "game_from_json", "play_log", "RULE_BOOK_DEFAULTS",
-           "OPTIONS"]
+__all__ = ["BoardGame", "RULE_BOOK_DEFAULTS", "OPTIONS"]
 
 RULE_BOOK_DEFAULTS: dict[str, dict[str, str]] = {
     # 1949 Act 1: spare pieces "placed in any room or rooms"; 5(g): accuse "in this same turn"
@@ -122,7 +120,7 @@ KINDS = ("roll", "passage", "stay", "move", "suggest", "show", "pass", "clue", "
 
 
 # ---------------------------------------------------------------------------------------------
-# Shared, immutable helpers (kept out of the game's state, so Game.apply's snapshot stays small)
+# Shared, immutable helpers (kept out of the game's state, so a saved position stays small)
 # ---------------------------------------------------------------------------------------------
 
 _EDITIONS: dict[str, Edition] = {}
@@ -135,130 +133,6 @@ def _edition(ref: Edition | str | Mapping[str, Any]) -> Edition:
     if ref not in _EDITIONS:
         _EDITIONS[ref] = load_edition(ref)
     return _EDITIONS[ref]
-
-
-@dataclass(frozen=True, eq=False)
-class _Walk:
-    """A board with its walking neighbours precomputed (secret passages left out), and the
-    free-board distances from every start a game has asked about (shared by all games)."""
-
-    board: Board
-    adjacent: Mapping[Node, tuple[Node, ...]]
-    _free: dict[Node, dict[Node, int]] = field(default_factory=dict, repr=False)
-    _targets: dict[tuple[Node, int], tuple[frozenset[str], tuple[Square, ...]]] = \
-        field(default_factory=dict, repr=False)
-
-    def free(self, start: Node) -> Mapping[Node, int]:
-        """Fewest moves from ``start`` to everything, on a board with no other piece."""
-        if start not in self._free:
-            self._free[start] = reach(self, start, 10 ** 6, ())
-        return self._free[start]
-
-    def targets(self, start: Node, steps: int, blocked: Iterable[Square]
-                ) -> tuple[frozenset[str], tuple[Square, ...]]:
-        """The rooms and (sorted) corridor squares a move of at most ``steps`` reaches.
-
-        A piece more than ``steps`` moves away on the free board can neither be reached nor
-        stand on a route that short, so when every piece is that far the answer is the free
-        board's, computed once per start and roll.
-        """
-        free = self.free(start)
-        if all(free.get(square, steps + 1) > steps for square in blocked if square != start):
-            key = (start, steps)
-            if key not in self._targets:
-                self._targets[key] = _split(reach(self, start, steps, ()), start)
-            return self._targets[key]
-        return _split(reach(self, start, steps, blocked), start)
-
-
-def _split(dist: Mapping[Node, int], start: Node) -> tuple[frozenset[str], tuple[Square, ...]]:
-    rooms = frozenset(n for n in dist if isinstance(n, str) and n != start)
-    squares = tuple(sorted(n for n in dist if not isinstance(n, str) and n != start))
-    return rooms, squares
-
-
-@cache
-def _walk(board_id: str) -> _Walk:
-    board = load_board(board_id)
-    graph = board.graph
-    adjacent = {node: tuple(n for n in graph.neighbors(node) if not graph.edges[node, n]["passage"])
-                for node in graph.nodes}
-    return _Walk(board, adjacent)
-
-
-def reach(walk: _Walk, start: Node, steps: int, blocked: Iterable[Square]) -> dict[Node, int]:
-    """Fewest moves (at most ``steps``) to every square and room reachable from ``start``.
-
-    Breadth-first, never onto a blocked square, never through a room (entering ends the
-    move), never back into the start room (leaving and re-entering in one move is not a move).
-    A shortest route repeats no square, so "within ``steps``" is exactly the rule book's reach.
-    """
-    blocked = set(blocked) - {start}
-    dist: dict[Node, int] = {start: 0}
-    frontier = [start]
-    for step in range(1, steps + 1):
-        following = []
-        for node in frontier:
-            for there in walk.adjacent[node]:
-                if there in dist or there in blocked:
-                    continue
-                dist[there] = step
-                if not isinstance(there, str):
-                    following.append(there)
-        frontier = following
-        if not frontier:
-            break
-    return dist
-
-
-class _AppendOnly(list):
-    """History, events and log: items never change once added, so the snapshot Game.apply
-    takes before every action copies the list, not the items."""
-
-    def __deepcopy__(self, memo: dict) -> _AppendOnly:
-        return _AppendOnly(self)
-
-
-@dataclass(frozen=True)
-class _Mark:
-    """An append-only list in a snapshot: the list and how long it was."""
-
-    items: list
-    length: int
-
-
-def _copy(value: Any) -> Any:
-    """Copy game state for a snapshot: dicts and lists level by level, append-only lists as a
-    length mark; everything else in the state is immutable and shared."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy(v) for v in value]
-    if kind is _AppendOnly:
-        return _Mark(value, len(value))
-    return value
-
-
-_FLAT = ("positions", "weapons", "accused", "false_witnesses", "summoned")
-"""State entries that are flat containers of immutable values: a one-level copy is enough."""
-_NESTED = ("pending", "tasks", "options")
-"""State entries with containers inside (copied level by level)."""
-_GROWING = ("history", "events", "log")
-"""The append-only lists (saved as a length)."""
-
-
-def _snapshot(state: Mapping[str, Any]) -> dict[str, Any]:
-    """A game's ``__dict__`` saved for restoring: every other entry holds an immutable value
-    (a test checks that no other entry is a container)."""
-    saved = dict(state)
-    for key in _FLAT:
-        saved[key] = state[key].copy()
-    for key in _NESTED:
-        saved[key] = _copy(state[key])
-    for key in _GROWING:
-        saved[key] = _Mark(state[key], len(state[key]))
-    return saved
 
 
 class _Faces:
@@ -279,7 +153,7 @@ class _Faces:
 
 @dataclass(frozen=True, eq=False)
 class _Fixed:
-    """What a game decides at set-up and never changes: shared by Game.apply's snapshots."""
+    """What a game decides at set-up and never changes: shared by every saved position."""
 
     suspects: tuple[str, ...]
     weapons: tuple[str, ...]
@@ -299,9 +173,6 @@ class _Fixed:
     """``question.answer = "every-who-can"``: every player who can shows a card."""
     leaves: bool = False
     """``accusation.wrong = "leaves"``: a wrong accuser leaves the game."""
-
-    def __deepcopy__(self, memo: dict) -> _Fixed:
-        return self
 
 
 _ACTIONS: dict[tuple, Any] = {}
@@ -337,11 +208,8 @@ class BoardGame(Game):
             raise ValueError(f"{ed.id} has no board or no dice")
         if ed.accusation.simultaneous:
             raise ValueError(f"{ed.id}: the board game plays one accuser at a time")
-        self.history = _AppendOnly(self.history)
-        self.events = _AppendOnly(self.events)
-        self.log = _AppendOnly(self.log)
         self._cache: tuple[tuple, tuple[Action, ...], set[int] | None] = ((), (), None)
-        board = _walk(ed.board).board
+        board = walk_of(ed.board).board
         suspects, weapons, rooms = self._categories(board)
         defaults = dict(RULE_BOOK_DEFAULTS.get(ed.rule_book, {}))
         defaults.setdefault("spare_pieces", "start")
@@ -481,7 +349,7 @@ class BoardGame(Game):
     # -- reading the state -------------------------------------------------------------------
     @property
     def board(self) -> Board:
-        return _walk(self.edition.board).board
+        return walk_of(self.edition.board).board
 
     @property
     def characters(self) -> tuple[str, ...]:
@@ -602,7 +470,7 @@ class BoardGame(Game):
 
     def _find_targets(self) -> None:
         here = self.piece(self.turn)
-        near, squares = _walk(self.edition.board).targets(here, self.total,
+        near, squares = walk_of(self.edition.board).targets(here, self.total,
                                                           self.blocked(self.turn))
         rooms = tuple(r for r in self._rooms if r != here and (self.any_room or r in near))
         self.reachable = (rooms, squares)
@@ -618,7 +486,7 @@ class BoardGame(Game):
             self._cache = (key, tuple(self._legal()), None)
         return self._cache[1]
 
-    def _is_offered(self, action: Action) -> bool:
+    def is_legal(self, action: Action) -> bool:
         """Is ``action`` one of the legal actions? Bots hand back the very objects
         :meth:`legal_actions` listed, so identity is tried first (a set of ids, built once
         per state); an action built elsewhere is compared by value."""
@@ -703,35 +571,6 @@ class BoardGame(Game):
         return {(p, c) for p, c in passed & seen if p != me}
 
     # -- playing -----------------------------------------------------------------------------
-    def apply(self, action: Action | Mapping[str, Any]) -> None:
-        """As :meth:`Game.apply`: do ``action`` if legal, else raise IllegalAction and change
-        nothing. Card, room and player names are first turned into ids.
-
-        The snapshot taken in case ``_apply`` fails is this game's own: its state is a few
-        small dicts and lists of immutable values, and the log lists only grow, so copying
-        them one level deep is enough (dice are read by position from a kept sequence, so
-        undoing a roll moves the position back), where a generic deep
-        copy of everything cost more than the move itself.
-        """
-        if not isinstance(action, Action):
-            action = Action.from_dict(action)
-        if not self._is_offered(action):
-            action = self._canonical(action)
-            if not self._is_offered(action):
-                raise IllegalAction(self.why_illegal(action))
-        saved = _snapshot(self.__dict__)
-        try:
-            self._apply(action)
-        except Exception:
-            for key, value in saved.items():
-                if isinstance(value, _Mark):
-                    del value.items[value.length:]
-                    saved[key] = value.items
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
-        self.history.append(action)
-
     def _apply(self, action: Action) -> None:
         seat, kind = action.seat, action.kind
         if kind == "roll":
@@ -1142,8 +981,8 @@ class BoardGame(Game):
             if to == here:
                 return f"{who} is already in the {self.board.room_name(to)}: leaving and " \
                        "coming back in one move is not allowed (stay instead)"
-            need = reach(_walk(self.edition.board), here, 10 ** 6,
-                         self.blocked(action.seat)).get(to)
+            need = walk_of(self.edition.board).reach(here, None,
+                                                     self.blocked(action.seat)).get(to)
             if need is None:
                 return f"other pieces block every way to the {self.board.room_name(to)}"
             return f"the {self.board.room_name(to)} is {need} moves away; the roll was " \
@@ -1160,8 +999,8 @@ class BoardGame(Game):
             return f"square {square} is occupied by {self._name(occupant)}"
         if square == here:
             return f"{who} is already on {square}"
-        need = reach(_walk(self.edition.board), here, 10 ** 6,
-                     self.blocked(action.seat)).get(square)
+        need = walk_of(self.edition.board).reach(here, None,
+                                                 self.blocked(action.seat)).get(square)
         if need is None:
             return f"other pieces block every way to square {square}"
         return f"square {square} is {need} moves away; the roll was {self.total}"
@@ -1326,43 +1165,3 @@ def _flag(value: Any, option: str) -> bool:
 @cache
 def _clue_cards() -> tuple[ClueCard, ...]:
     return load_clue_deck().cards
-
-
-# ---------------------------------------------------------------------------------------------
-# Creating, loading, logs
-# ---------------------------------------------------------------------------------------------
-
-def board_game(edition: Edition | str, players: int | Sequence[str], seed: int = 0,
-               **options: Any) -> BoardGame:
-    """A new board game of ``edition`` (an id, a path or an Edition)."""
-    return BoardGame(edition, players, seed, **options)
-
-
-def game_from_json(text: str) -> BoardGame:
-    """Load a saved board game by replaying its actions."""
-    game = BoardGame.from_json(text)
-    assert isinstance(game, BoardGame)
-    return game
-
-
-def play_log(edition_id: str, players: int | Sequence[str], seed: int = 0,
-             bots: Sequence[str] = ("detective",), **options: Any) -> str:
-    """Play one seeded game with bots and return its readable log.
-
-    ``bots`` names one bot per seat (``detective``, ``random`` or ``explorer``); the last name
-    fills any seats left over.
-    """
-    from ..bots.board_bots import make_bot
-
-    game = BoardGame(edition_id, players, seed, **options)
-    if not bots:
-        raise ValueError("name at least one bot")
-    kinds = [bots[min(seat, len(bots) - 1)] for seat in range(len(game.names))]
-    seated = [make_bot(kind, seed * 1000 + seat) for seat, kind in enumerate(kinds)]
-    game.play(seated)
-    head = [f"# {game.edition.name} ({game.edition.id}), seed {seed}",
-            "# seats: " + ", ".join(f"{n} ({k})" for n, k in zip(game.names, kinds,
-                                                                 strict=True)),
-            f"# {len(game.history)} actions"]
-    return "\n".join(head + list(game.log)) + "\n"
-

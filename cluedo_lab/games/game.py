@@ -6,6 +6,11 @@ must choose which card to show) is :attr:`Game.current`; :meth:`Game.legal_actio
 they may do and :meth:`Game.apply` does it, refusing anything else with an
 :class:`~cluedo_lab.errors.IllegalAction` that says why and leaves the game unchanged.
 
+Before every action the game saves its position (the attributes that change during play), so
+an action that fails half-way changes nothing; :meth:`Game.undo` takes the last action back by
+replaying the others from the deal, as a saved game is loaded (keeping a position per action
+would cost more memory than long bot games can spare).
+
 Everything that happens is also written as record events (``docs/records.md``) with who saw
 what, so :meth:`Game.record_for` gives each seat exactly the record of what it learned — the
 knowledge engine reads it like a record typed by hand.
@@ -13,7 +18,6 @@ knowledge engine reads it like a record typed by hand.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from abc import ABC, abstractmethod
@@ -81,6 +85,34 @@ def _thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_thaw(v) for v in value]
     return value
+
+
+_CONTAINERS = frozenset({dict, list, set})
+"""The mutable containers a game's position is made of; every other attribute value is
+immutable (or, like the dice's kept faces, only ever read by position) and is shared."""
+
+_GROWING = ("history", "events", "log")
+"""Lists that only grow during play: a saved position keeps their lengths."""
+
+
+def _copy_position(value: Any) -> Any:
+    """A copy of part of a position: dicts and lists level by level, sets one level."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy_position(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
+    if kind is list:
+        return [_copy_position(v) if type(v) in _CONTAINERS else v for v in value]
+    if kind is set:
+        return set(value)
+    return value
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """A random source in a saved position: the generator and its state."""
+
+    rng: random.Random
+    state: tuple[Any, ...]
 
 
 class Game(ABC):
@@ -151,23 +183,71 @@ class Game(ABC):
         kinds = sorted({a.kind for a in self.legal_actions()})
         return f"{action} is not allowed now; allowed kinds: {', '.join(kinds)}"
 
+    def is_legal(self, action: Action) -> bool:
+        """Is ``action`` (as given, names not yet turned into ids) allowed now?"""
+        return action in self.legal_actions()
+
+    def _canonical(self, action: Action) -> Action:
+        """``action`` with names turned into the ids the legal actions use."""
+        return action
+
     # -- playing -----------------------------------------------------------------------------
     def apply(self, action: Action | Mapping[str, Any]) -> None:
-        """Do ``action`` if it is legal; otherwise raise IllegalAction and change nothing."""
+        """Do ``action`` if it is legal; otherwise raise IllegalAction and change nothing.
+        Card, room and player names may stand for their ids."""
         if not isinstance(action, Action):
             action = Action.from_dict(action)
-        if action not in self.legal_actions():
-            raise IllegalAction(self.why_illegal(action))
-        # Editions and deals are immutable: share them instead of copying them every move.
-        saved = copy.deepcopy(self.__dict__, {id(self.edition): self.edition,
-                                              id(self.deal): self.deal})
+        if not self.is_legal(action):
+            action = self._canonical(action)
+            if not self.is_legal(action):
+                raise IllegalAction(self.why_illegal(action))
+        saved = self._position()
         try:
             self._apply(action)
         except Exception:
-            self.__dict__.clear()
-            self.__dict__.update(saved)
+            self._restore(saved)
             raise
         self.history.append(action)
+
+    def undo(self) -> Action:
+        """Take back the last action and return it: the game is exactly as it was before."""
+        if not self.history:
+            raise IllegalAction("there is no action to undo")
+        action = self.history[-1]
+        replay = type(self)(self.edition, self.names, self.seed, **self.options)
+        for earlier in self.history[:-1]:
+            replay.apply(earlier)
+        self.__dict__ = replay.__dict__
+        return action
+
+    def _position(self) -> dict[str, Any]:
+        """The attributes as they are now, for :meth:`_restore`: containers copied, growing
+        lists as their lengths, random sources as their states, the rest shared."""
+        saved: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            if key in _GROWING:
+                saved[key] = len(value)
+            elif type(value) in _CONTAINERS:
+                saved[key] = _copy_position(value)
+            elif isinstance(value, random.Random):
+                saved[key] = _Drawn(value, value.getstate())
+            else:
+                saved[key] = value
+        return saved
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        state = self.__dict__
+        kept = {}
+        for key in _GROWING:
+            del state[key][saved[key]:]
+            kept[key] = state[key]
+        state.clear()
+        for key, value in saved.items():
+            if type(value) is _Drawn:
+                value.rng.setstate(value.state)
+                value = value.rng
+            state[key] = value
+        state.update(kept)
 
     def play(self, bots: Sequence[Bot], max_actions: int = 100_000) -> int | None:
         """Let ``bots`` (one per seat) play to the end; returns the winner."""
@@ -259,10 +339,22 @@ class Game(ABC):
     def from_json(cls, text: str) -> Game:
         return cls.from_dict(json.loads(text))
 
+    # -- text ------------------------------------------------------------------------------
+    def status(self) -> str:
+        """Who won, or whose move it is and what they may do, as text."""
+        if self.is_over:
+            return "Game over: " + ("nobody won" if self.winner is None
+                                    else f"{self.names[self.winner]} won")
+        kinds = sorted({a.kind for a in self.legal_actions()})
+        return f"{self.names[self.current]} to act: {', '.join(kinds)}"
+
+    def __str__(self) -> str:
+        return self.status()
+
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"seat {self.current} to act"
-        return (f"{type(self).__name__}({self.edition.id!r}, players={list(self.names)}, "
-                f"seed={self.seed}, {len(self.history)} actions, {state})")
+        return (f"<{type(self).__name__}({self.edition.id!r}, {list(self.names)!r}, "
+                f"seed={self.seed}): {len(self.history)} actions, {state}>")
 
 
 def edition_of(ref: Edition | str | Mapping[str, Any]) -> Edition:

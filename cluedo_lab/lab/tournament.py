@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.strategy import make_bot
+from ..games.factory import new_game
 from ..games.game import Game
 from ..rules.edition import Edition, load_edition
 from .charts import Chart, bar_chart
 
-__all__ = ["run_tournament", "TournamentResult", "Row", "wilson", "play_game", "play", "new_game",
+__all__ = ["run_tournament", "TournamentResult", "Row", "wilson", "play_game", "play",
            "save_results", "load_results"]
 
 Z95 = 1.959963984540054
@@ -64,16 +65,6 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
 # ---------------------------------------------------------------------------------------------
 # Playing one game
 # ---------------------------------------------------------------------------------------------
-
-def new_game(edition: Edition | str, players: int, seed: int, **options: Any) -> Game:
-    """A new game of either family (an Edition object is passed on as it is)."""
-    ed = load_edition(edition) if isinstance(edition, str) else edition
-    if ed.family == "board":
-        from ..games.board_game import BoardGame
-        return BoardGame(ed, players, seed, **options)
-    from ..games.card_games import card_game
-    return card_game(ed, players, seed, **options)
-
 
 def _derive(seed: int, *parts: Any) -> int:
     """A seed for one part of a tournament, from the tournament seed and the part's name

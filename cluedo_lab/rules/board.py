@@ -19,19 +19,19 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .data import boards_dir
 from .dice import DiceLike, total_distribution
 from .errors import EditionError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Square = tuple[int, int]
 Node = Square | str
@@ -149,6 +149,14 @@ class Board:
     def _room_of(self) -> dict[Square, str]:
         return {sq: room for room, squares in self.room_squares.items() for sq in squares}
 
+    @cached_property
+    def walk(self) -> Walk:
+        """How pieces walk here: every movement question on this board is answered by it."""
+        graph = self.graph
+        return Walk(self, {node: tuple(n for n in graph.neighbors(node)
+                                       if not graph.edges[node, n]["passage"])
+                           for node in graph.nodes})
+
     def __repr__(self) -> str:
         return f"Board({self.id!r})"
 
@@ -174,36 +182,116 @@ def _blocked_squares(board: Board, blocked: Iterable[Node]) -> frozenset[Square]
     return frozenset(squares)
 
 
-def _distances(board: Board, position: Node, blocked: Iterable[Node]) -> dict[Node, int]:
-    """Fewest moves from ``position`` to each corridor square and to *entering* each room.
+@dataclass(frozen=True, eq=False)
+class Walk:
+    """A board's walking neighbours (secret passages left out) and the one breadth-first search
+    every movement question uses, with the free-board answers cached (they are asked for again
+    and again during play)."""
 
-    Breadth-first over corridor squares; a room is a dead end (entering ends the move), and a
-    shortest route never repeats a square, so "reachable in at most k moves" is exactly
-    "distance <= k" under the no-square-twice rule.
+    board: Board
+    adjacent: Mapping[Node, tuple[Node, ...]]
+    _free: dict[Node, dict[Node, int]] = field(default_factory=dict, repr=False)
+    _targets: dict[tuple[Node, int], tuple[frozenset[str], tuple[Square, ...]]] = \
+        field(default_factory=dict, repr=False)
+
+    def reach(self, start: Node, steps: int | None = None,
+              blocked: Iterable[Square] = ()) -> dict[Node, int]:
+        """Fewest moves (at most ``steps``; None: any number) from ``start`` to every square
+        and room it can reach.
+
+        Breadth-first, never onto a blocked square, never through a room (entering ends the
+        move), never back into the start room (leaving and re-entering in one move is not a
+        move). A shortest route repeats no square, so "within ``steps``" is exactly the rule
+        book's reach.
+        """
+        return self._search(start, steps, blocked)[0]
+
+    def route(self, start: Node, room: str) -> list[Node] | None:
+        """One shortest route (graph nodes, ``start`` first) from ``start`` into ``room`` on an
+        empty board, or None if there is none."""
+        if start == room:
+            return [room]
+        parents = self._search(start, None, ())[1]
+        if room not in parents:
+            return None
+        route: list[Node] = [room]
+        while route[-1] != start:
+            route.append(parents[route[-1]])
+        return route[::-1]
+
+    def _search(self, start: Node, steps: int | None, blocked: Iterable[Square]
+                ) -> tuple[dict[Node, int], dict[Node, Node]]:
+        """The breadth-first search: distances and each node's predecessor on a shortest
+        route."""
+        blocked = set(blocked) - {start}
+        dist: dict[Node, int] = {start: 0}
+        parents: dict[Node, Node] = {}
+        frontier = [start]
+        step = 0
+        while frontier and (steps is None or step < steps):
+            step += 1
+            following = []
+            for node in frontier:
+                for there in self.adjacent[node]:
+                    if there in dist or there in blocked:
+                        continue
+                    dist[there] = step
+                    parents[there] = node
+                    if not isinstance(there, str):
+                        following.append(there)
+            frontier = following
+        return dist, parents
+
+    def free(self, start: Node) -> Mapping[Node, int]:
+        """Fewest moves from ``start`` to everything, on a board with no other piece."""
+        if start not in self._free:
+            self._free[start] = self.reach(start)
+        return self._free[start]
+
+    def targets(self, start: Node, steps: int, blocked: Iterable[Square]
+                ) -> tuple[frozenset[str], tuple[Square, ...]]:
+        """The rooms and (sorted) corridor squares a move of at most ``steps`` reaches.
+
+        A piece more than ``steps`` moves away on the free board can neither be reached nor
+        stand on a route that short, so when every piece is that far the answer is the free
+        board's, computed once per start and roll.
+        """
+        free = self.free(start)
+        if all(free.get(square, steps + 1) > steps for square in blocked if square != start):
+            key = (start, steps)
+            if key not in self._targets:
+                self._targets[key] = _split(self.reach(start, steps), start)
+            return self._targets[key]
+        return _split(self.reach(start, steps, blocked), start)
+
+
+def _split(dist: Mapping[Node, int], start: Node) -> tuple[frozenset[str], tuple[Square, ...]]:
+    rooms = frozenset(n for n in dist if isinstance(n, str) and n != start)
+    squares = tuple(sorted(n for n in dist if not isinstance(n, str) and n != start))
+    return rooms, squares
+
+
+@cache
+def walk_of(board_id: str) -> Walk:
+    """The walk of a shipped board, by id: loaded once and shared by every game on it."""
+    return load_board(board_id).walk
+
+
+def _distances(board: Board, position: Node, blocked: Iterable[Node]) -> dict[Node, int]:
+    """Fewest moves from ``position`` to each corridor square and to *entering* each room."""
+    return board.walk.reach(board.locate(position), None, _blocked_squares(board, blocked))
+
+
+def shortest_route(board: Board, start: Node, room: str) -> list[Node] | None:
+    """One shortest route (a list of graph nodes) from ``start`` into ``room`` on an empty
+    board, or None if there is none; its length is :func:`shortest_moves`.
+
+    Walks corridor squares only (rooms are entered, never crossed) and ignores secret passages,
+    exactly as the moves are counted.
     """
-    start = board.locate(position)
-    occupied = _blocked_squares(board, blocked) - {start}
-    dist: dict[Node, int] = {}
-    queue: deque[Square] = deque()
-    if isinstance(start, str):
-        dist[start] = 0
-        for door in board.doors_of(start):
-            if door.corridor not in occupied and door.corridor not in dist:
-                dist[door.corridor] = 1
-                queue.append(door.corridor)
-    else:
-        dist[start] = 0
-        queue.append(start)
-    while queue:
-        here = queue.popleft()
-        step = dist[here] + 1
-        for there in board.graph.neighbors(here):
-            if there in dist or there in occupied:
-                continue
-            dist[there] = step
-            if not isinstance(there, str):  # rooms are entered but never walked through
-                queue.append(there)
-    return dist
+    here = board.locate(start)
+    board._check_room(room)
+    return board.walk.route(here, room)
 
 
 def room_distances(board: Board, position: Node,
@@ -494,6 +582,8 @@ def _parse(text: str, source: str, stem: str) -> Board:
                                "'passages'")
 
     # -- graph ------------------------------------------------------------------------------
+    import networkx as nx  # loaded with the first board, not with every import of the kit
+
     graph = nx.Graph()
     suspect_at = {sq: s for s, sq in starts.items()}
     for sq in cells:

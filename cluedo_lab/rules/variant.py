@@ -136,28 +136,9 @@ class Variant:
         from .deal import deal
         return deal(self.edition, self.player_count(players), seed)
 
-    def game(self, players: int | Sequence[str] | None = None, seed: int = 0, **options: Any):
-        """A playable game: the card game or board game engine, by the base's family.
-
-        The board engine reads only some rules from the edition: a board variant that changes
-        another one raises :class:`VariantError` saying which (see :func:`board_support`)."""
-        if players is None or isinstance(players, int):
-            seats: int | list[str] = self.player_count(players)
-        else:
-            seats = list(players)
-            self.player_count(len(seats))
-        if self.edition.family == "board":
-            problems = board_support(self)
-            if problems:
-                raise VariantError("board games support " + "; ".join(p for _, p in problems)
-                                   + " only", [o for o, _ in problems])
-            from ..games.board_game import board_game
-            return board_game(self.edition, seats, seed, **options)
-        from ..games.card_games import card_game
-        return card_game(self.edition, seats, seed, **options)
-
     def player_count(self, players: int | None = None) -> int:
-        """How many play: ``players`` checked against the deck, or the variant's fixed count."""
+        """How many play a game or record of this variant: ``players`` (checked against the
+        edition), else the variant's own number."""
         if players is None:
             if self.players is None:
                 raise ValueError(f"{self.name} is for {self.edition.min_players}-"

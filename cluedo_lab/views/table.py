@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..games.factory import new_game
 from ..games.game import Action, Game
 from ..knowledge.engine import Knowledge
 from ..records.record import Record
@@ -38,8 +39,7 @@ from .widgets import Notepad
 if TYPE_CHECKING:
     import ipywidgets
 
-__all__ = ["Control", "Field", "Table", "TableChooser", "controls", "makeable", "narrate",
-           "new_game"]
+__all__ = ["Control", "Field", "Table", "TableChooser", "controls", "makeable", "narrate"]
 
 EXPAND = 6
 """A choice with at most this many options becomes one button per option (``Show Rope``)."""
@@ -65,17 +65,6 @@ ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
 # ---------------------------------------------------------------------------------------------
 # Games and names
 # ---------------------------------------------------------------------------------------------
-
-def new_game(edition: Edition | str, players: int | Sequence[str] = 3, seed: int = 0,
-             **options: Any) -> Game:
-    """A new game of any edition: the board or card game engine, by the edition's family."""
-    ed = load_edition(edition) if isinstance(edition, str) else edition
-    if ed.family == "board":
-        from ..games.board_game import BoardGame
-        return BoardGame(ed, players, seed, **options)
-    from ..games.card_games import card_game
-    return card_game(ed, players, seed, **options)
-
 
 def _bot(game: Game, kind: Any, seed: int) -> Any:
     """A bot by name (``detective``, ``random``, ``explorer``) for the game's family; an object

@@ -17,12 +17,17 @@ from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from ..knowledge.advice import Option, outcome_table, rank_questions
 from ..knowledge.engine import Knowledge, cell_text, format_weight
 from ..knowledge.explain import Deduction, Step
-from ..rules.board import Board, Node, load_board, reach_chance, room_distances
+from ..rules.board import (
+    Board,
+    Node,
+    load_board,
+    reach_chance,
+    room_distances,
+    shortest_route,
+)
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
 from .base import InteractiveView, place_phrase, pre, shade, slug
@@ -328,26 +333,6 @@ class DeductionStepper(InteractiveView):
 # ---------------------------------------------------------------------------------------------
 # Board explorer
 # ---------------------------------------------------------------------------------------------
-
-def shortest_route(board: Board, start: Node, room: str) -> list[Node] | None:
-    """One shortest route (a list of graph nodes) from ``start`` into ``room`` on an empty
-    board, or None if there is none; its length is :func:`~cluedo_lab.board.shortest_moves`.
-
-    Walks corridor squares only (rooms are entered, never crossed) and ignores secret passages,
-    exactly as the board module counts moves.
-    """
-    here = board.locate(start)
-    board.room_name(room)  # ValueError for an unknown room
-    if here == room:
-        return [room]
-    allowed = {n for n in board.graph if not isinstance(n, str)} | {here, room}
-    walk = nx.subgraph_view(board.graph, filter_node=allowed.__contains__,
-                            filter_edge=lambda a, b: not board.graph[a][b]["passage"])
-    try:
-        return nx.shortest_path(walk, here, room)
-    except nx.NetworkXNoPath:
-        return None
-
 
 class BoardExplorer(InteractiveView):
     """The board with one piece: where can it get this turn, and how?

@@ -19,7 +19,7 @@ from ..rules.edition import Edition
 
 
 @dataclass
-class SimulatedGame:
+class SpeedGame:
     deal: Deal
     names: tuple[str, ...]
     events: list[dict]
@@ -40,9 +40,9 @@ class SimulatedGame:
         return data
 
 
-def simulate(edition: Edition, players: int, seed: int, events: int = 20,
+def speed_game(edition: Edition, players: int, seed: int, events: int = 20,
              observer_seat: int | None = 0, kinds: Sequence[str] | None = None
-             ) -> SimulatedGame:
+             ) -> SpeedGame:
     """Play ``events`` truthful events of ``edition`` with ``players`` seats."""
     rng = random.Random(seed)
     dealt = deal(edition, players, seed)
@@ -57,7 +57,7 @@ def simulate(edition: Edition, players: int, seed: int, events: int = 20,
         if event is not None:
             out.append(event)
     observer = None if observer_seat is None else names[observer_seat]
-    return SimulatedGame(dealt, names, out, observer)
+    return SpeedGame(dealt, names, out, observer)
 
 
 def _kinds(edition: Edition) -> list[str]:
