@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.bots.board_bots import ExplorerBot
+from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.games.board_game import BoardGame, board_game, game_from_json
 from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.engine import Knowledge

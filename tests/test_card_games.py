@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.bots.card_bots import ExplorerBot
+from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.games.card_games import (
     CardGame,
     CardGame2002,

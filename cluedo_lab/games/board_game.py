@@ -1352,7 +1352,7 @@ def play_log(edition_id: str, players: int | Sequence[str], seed: int = 0,
     ``bots`` names one bot per seat (``detective``, ``random`` or ``explorer``); the last name
     fills any seats left over.
     """
-    from ..bots.board_bots import make_bot
+    from ..bots.registry import table_bot as make_bot
 
     game = BoardGame(edition_id, players, seed, **options)
     if not bots:

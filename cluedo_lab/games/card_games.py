@@ -1148,7 +1148,7 @@ def game_from_json(text: str) -> CardGame:
 
 
 def _bots(names: Sequence[str], players: int, seed: int) -> list[Any]:
-    from ..bots.card_bots import make_bot
+    from ..bots.registry import table_bot as make_bot
 
     if not names:
         raise ValueError("name at least one bot")
@@ -1204,7 +1204,7 @@ def tournament(edition_id: str, players: Sequence[str], cases: int = 2, seed: in
     takes a turn as fugitive). ``bots`` maps names to bot kinds (default: detectives). A
     fugitive's escape solves no case.
     """
-    from ..bots.card_bots import make_bot
+    from ..bots.registry import table_bot as make_bot
 
     names = list(players)
     if cases < 1:

@@ -13,7 +13,8 @@ machine and with any number of worker processes.
 Results: each bot's win rate with a 95% Wilson interval, the mean number of its own turns it
 took to win, its wrong accusations; the win rate of each seat and of each place in the turn
 order (who moved first, second, ...). A :class:`TournamentResult` prints as a table, shows as
-HTML in Jupyter, draws its win rates (:meth:`TournamentResult.chart`) and saves as JSON.
+HTML in Jupyter (:mod:`cluedo_lab.views.tournament_html`), gives its win rates as a chart
+(:meth:`TournamentResult.chart`) and saves as JSON.
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ import math
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from html import escape
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from ..bots.strategy import make_bot
+from ..bots.registry import make_bot
 from ..games.game import Game
 from ..rules.edition import Edition, load_edition
 from .charts import Chart, bar_chart
@@ -346,11 +346,13 @@ class TournamentResult:
         return sum(max(g["turns"]) for g in self.games) / len(self.games) if self.games else 0
 
     # -- display -----------------------------------------------------------------------------
-    def _title(self) -> str:
+    def title(self) -> str:
+        """One line: the edition, the table, the games and the bots."""
         return (f"{self.edition_name} ({self.edition}), {self.players} players, "
                 f"{len(self.games)} games, seed {self.seed}: " + ", ".join(self.bots))
 
-    def _notes(self) -> list[str]:
+    def notes(self) -> list[str]:
+        """What to bear in mind reading the tables (games nobody won, unfinished, ...)."""
         notes = [f"nobody won {self.nobody} of {len(self.games)} games"]
         if self.unfinished:
             notes.append(f"{self.unfinished} games were stopped unfinished")
@@ -363,7 +365,7 @@ class TournamentResult:
 
     def table(self) -> str:
         """The results as plain text."""
-        lines = [self._title(), ""]
+        lines = [self.title(), ""]
         head = (f"{'bot':16} {'seats':>6} {'wins':>5} {'win rate':>9} {'95% interval':>15} "
                 f"{'turns to win':>12} {'wrong/game':>10}")
         lines += [head, "-" * len(head)]
@@ -380,35 +382,13 @@ class TournamentResult:
             lines.append(f"{r.label:16} {r.wins:6} {r.rate:9.1%} "
                          f"{f'{low:.1%}-{high:.1%}':>15}")
         lines.append("")
-        lines += self._notes()
+        lines += self.notes()
         if self.command:
             lines.append(f"made by: {self.command}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return self.table()
-
-    def _repr_html_(self) -> str:
-        def rows(items: list[Row], bots: bool) -> str:
-            out = []
-            for r in items:
-                low, high = r.interval
-                cells = [escape(r.label)] + ([str(r.played)] if bots else [])
-                cells += [str(r.wins), f"{r.rate:.1%}", f"{low:.1%}–{high:.1%}"]
-                if bots:
-                    cells += ["–" if r.turns_to_win is None else f"{r.turns_to_win:.1f}",
-                              f"{r.wrong:.2f}"]
-                out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-            return "".join(out)
-        bots_head = ("<tr><th>bot</th><th>seats</th><th>wins</th><th>win rate</th>"
-                     "<th>95% interval</th><th>turns to win</th><th>wrong / game</th></tr>")
-        seat_head = ("<tr><th></th><th>wins</th><th>win rate</th><th>95% interval</th></tr>")
-        notes = "; ".join(escape(n) for n in self._notes())
-        made = f"<br><code>{escape(self.command)}</code>" if self.command else ""
-        return (f"<p><b>{escape(self._title())}</b></p>"
-                f"<table>{bots_head}{rows(self.by_bot(), True)}</table>"
-                f"<table>{seat_head}{rows(self.by_seat() + self.by_order(), False)}</table>"
-                f"<p>{notes}{made}</p>")
 
     def chart(self, by: str = "bot", title: str | None = None) -> Chart:
         """Win rates with 95% Wilson intervals, by ``"bot"``, ``"seat"`` or ``"order"``."""

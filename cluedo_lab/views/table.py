@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..bots.registry import table_bot
 from ..games.game import Action, Game
 from ..knowledge.engine import Knowledge
 from ..records.record import Record
@@ -77,15 +78,11 @@ def new_game(edition: Edition | str, players: int | Sequence[str] = 3, seed: int
 
 
 def _bot(game: Game, kind: Any, seed: int) -> Any:
-    """A bot by name (``detective``, ``random``, ``explorer``) for the game's family; an object
+    """A bot by the table's names (:func:`cluedo_lab.bots.table_bot`); an object
     with a ``choose(game, seat)`` method is used as it is."""
     if not isinstance(kind, str):
         return kind
-    if game.edition.family == "board":
-        from ..bots.board_bots import make_bot
-    else:
-        from ..bots.card_bots import make_bot
-    return make_bot(kind, seed)
+    return table_bot(kind, seed)
 
 
 def shown(game: Game, value: Any) -> str:
