@@ -205,8 +205,9 @@ def _pick(legal: Sequence[Action], kind: str, **want: set[str]) -> Action:
 
 
 class QuickDetective:
-    """The table's quick detective: the board games' rules of thumb on a board, the card
-    games' at cards (a seat's cached knowledge stays with the game it was taken from)."""
+    """The table's default opponent: on a board it walks where a suggestion teaches most,
+    at cards it asks about what it is unsure of; it accuses once its record proves the
+    solution."""
 
     def __init__(self, seed: int = 0):
         self.seed = seed

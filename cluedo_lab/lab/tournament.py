@@ -1,7 +1,7 @@
 """Tournaments: many seeded games between bots, seats rotated fairly, results with intervals.
 
 :func:`run_tournament` plays ``games`` games of one edition between the bots of
-:mod:`cluedo_lab.strategy`. Every game has its own deal, and the seats turn one place each
+:mod:`cluedo_lab.bots`. Every game has its own deal, and the seats turn one place each
 game, so every bot plays every seat equally often whenever ``games`` is a multiple of the
 number of seats (the result says when it is not). Games are independent of each other, which
 is what the confidence intervals assume.
@@ -179,7 +179,7 @@ def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed
                    players: int | None = None, workers: int = 1, progress: bool = False,
                    max_actions: int = 20_000, **options: Any) -> TournamentResult:
     """Play ``games`` seeded games of ``edition`` between ``bots`` (names for
-    :func:`cluedo_lab.strategy.make_bot`, one per seat; with ``players`` larger than the list,
+    :func:`cluedo_lab.bots.make_bot`, one per seat; with ``players`` larger than the list,
     the list repeats to fill the table). Each game has its own deal and the seats turn one
     place each game (see the module docstring). ``workers`` processes play in parallel; the
     result does not depend on how many. ``progress`` shows a progress bar (tqdm). Other
