@@ -124,17 +124,17 @@ class Strategy:
         if self._known is not None and self._known[0] == key:
             return self._known[1]
         record = game.record(seat)
-        sight = None
+        knows = None
         if self.exact:
             try:
                 known = Knowledge(record)
-                sight = SeatKnowledge(record, exact_notes(known), known)
+                knows = SeatKnowledge(record, exact_notes(known), known)
             except Contradiction:   # a lie (false witness) in the record: paper notes
-                sight = None
-        if sight is None:
-            sight = SeatKnowledge(record, paper_notes(record), None)
-        self._known = (key, sight)
-        return sight
+                knows = None
+        if knows is None:
+            knows = SeatKnowledge(record, paper_notes(record), None)
+        self._known = (key, knows)
+        return knows
 
     # -- choosing ----------------------------------------------------------------------------
     def choose(self, game: Game, seat: int) -> Action:
@@ -149,20 +149,20 @@ class Strategy:
         kinds = {a.kind for a in legal}
         if "show" in kinds:
             return card_to_show_in_card_game(game, seat, legal, self._card_rng)
-        sight = self.seat_knowledge(game, seat)
+        knows = self.seat_knowledge(game, seat)
         if "decline" in kinds or kinds == {"accuse"}:
-            return self._join(game, sight, legal)
+            return self._join(game, knows, legal)
         if "accuse" in kinds:
-            guess = self._accusation(sight)
+            guess = self._accusation(knows)
             if guess is not None:
                 return _accuse(legal, guess)
         if "ask" in kinds:
-            return self.question(game, seat, sight, _of(legal, "ask"), "items", ())
+            return self.question(game, seat, knows, _of(legal, "ask"), "items", ())
         if "suggest" in kinds:
-            return self.question(game, seat, sight, _of(legal, "suggest"), "cards",
+            return self.question(game, seat, knows, _of(legal, "suggest"), "cards",
                                  (game.markers[seat],))
         if "play" in kinds:
-            return self._action_card(game, seat, sight, legal)
+            return self._action_card(game, seat, knows, legal)
         if "end" in kinds:
             return _of(legal, "end")[0]
         return self.rng.choice(legal)
@@ -172,50 +172,50 @@ class Strategy:
         if kinds & {"show", "reveal"}:
             return card_to_show_on_board(
                 game, seat, [a for a in legal if a.kind in ("show", "reveal")], self._board_rng)
-        sight = self.seat_knowledge(game, seat)
+        knows = self.seat_knowledge(game, seat)
         if "clue" in kinds:
-            return clue_target(game, sight.notes, _of(legal, "clue"), self._board_rng)
+            return clue_target(game, knows.notes, _of(legal, "clue"), self._board_rng)
         if "check" in kinds:
             return _of(legal, "check")[0]
         if "accuse" in kinds:
-            guess = self._accusation(sight)
+            guess = self._accusation(knows)
             if guess is not None:
                 return _accuse(legal, guess)
         if "suggest" in kinds:
-            return self.question(game, seat, sight, _of(legal, "suggest"), "cards",
+            return self.question(game, seat, knows, _of(legal, "suggest"), "cards",
                                  (game.room_of(seat),))
         if kinds & {"roll", "stay", "passage"}:
-            return start_turn(game, seat, self._walking_worth(game, seat, sight), legal,
+            return start_turn(game, seat, self._walking_worth(game, seat, knows), legal,
                               self._board_rng)
         if "move" in kinds:
-            return move_piece(game, self._walking_worth(game, seat, sight), legal,
+            return move_piece(game, self._walking_worth(game, seat, knows), legal,
                               self._board_rng)
         if "end" in kinds:
             return _of(legal, "end")[0]
         return self.rng.choice(legal)
 
     # -- accusing ----------------------------------------------------------------------------
-    def _accusation(self, sight: SeatKnowledge) -> tuple[str, ...] | None:
+    def _accusation(self, knows: SeatKnowledge) -> tuple[str, ...] | None:
         """What to accuse on a turn where accusing is allowed, or None to play on."""
         self.chances += 1
-        if sight.notes.solution is not None:
-            return sight.notes.solution
-        if self.threshold < 1 and sight.knowledge is not None:
-            guess, chance = self.likeliest(sight, at_least=self.threshold)
+        if knows.notes.solution is not None:
+            return knows.notes.solution
+        if self.threshold < 1 and knows.knowledge is not None:
+            guess, chance = self.likeliest(knows, at_least=self.threshold)
             if guess is not None and chance >= self.threshold:
                 return guess
         if self.chances > self.patience:
-            return self.likeliest(sight)[0]
+            return self.likeliest(knows)[0]
         return None
 
-    def likeliest(self, sight: SeatKnowledge, at_least: float = 0.0
+    def likeliest(self, knows: SeatKnowledge, at_least: float = 0.0
                   ) -> tuple[tuple[str, ...] | None, Fraction]:
         """The likeliest envelope and its probability (ties: the first in deck order).
 
         The envelope's distribution costs more than the card table, and no envelope can be
         likelier than its least likely card, so below ``at_least`` it is not computed."""
-        notes, known = sight.notes, sight.knowledge
-        edition = sight.record.edition
+        notes, known = knows.notes, knows.knowledge
+        edition = knows.record.edition
         tops = [max(notes.envelope[c.id] for c in cat.cards) for cat in edition.categories]
         if known is None:
             picks = tuple(max((c.id for c in cat.cards), key=lambda c: notes.envelope[c])
@@ -230,68 +230,68 @@ class Strategy:
         best = max(sorted(dist), key=dist.__getitem__)
         return best, dist[best]
 
-    def _join(self, game: Any, sight: SeatKnowledge, legal: list[Action]) -> Action:
+    def _join(self, game: Any, knows: SeatKnowledge, legal: list[Action]) -> Action:
         """2018: join an accusation (or accuse when nothing else is allowed)."""
         forced = not any(a.kind == "decline" for a in legal)
-        guess = sight.notes.solution
-        if guess is None and self.threshold < 1 and sight.knowledge is not None:
-            best, chance = self.likeliest(sight, at_least=self.threshold)
+        guess = knows.notes.solution
+        if guess is None and self.threshold < 1 and knows.knowledge is not None:
+            best, chance = self.likeliest(knows, at_least=self.threshold)
             guess = best if best is not None and chance >= self.threshold else None
         if guess is None and (forced or len(getattr(game, "accusing", ())) >= 2):
-            guess = self.likeliest(sight)[0]
+            guess = self.likeliest(knows)[0]
         if guess is None:
             return _of(legal, "decline")[0]
         return _accuse(legal, guess)
 
     # -- asking ------------------------------------------------------------------------------
-    def question(self, game: Any, seat: int, sight: SeatKnowledge, candidates: list[Action],
+    def question(self, game: Any, seat: int, knows: SeatKnowledge, candidates: list[Action],
                  key: str, fixed: Sequence[str]) -> Action:
         """The question to ask among ``candidates`` (legal actions naming cards under ``key``;
         ``fixed`` cards are named anyway: the room you stand in, your destination)."""
-        chosen = self.pick(game, seat, sight, _slots(game, fixed))
+        chosen = self.pick(game, seat, knows, _slots(game, fixed))
         return _matching(candidates, key, chosen) or self.rng.choice(candidates)
 
-    def pick(self, game: Any, seat: int, sight: SeatKnowledge, slots: list[list[str]]) -> list[str]:
+    def pick(self, game: Any, seat: int, knows: SeatKnowledge, slots: list[list[str]]) -> list[str]:
         """One card per slot (a slot is the pool of cards that may fill it)."""
         picked: list[str] = []
         for pool in slots:
             options = [c for c in pool if c not in picked]
-            picked.append(max(options, key=lambda c: self.rank(game, seat, sight, c)))
+            picked.append(max(options, key=lambda c: self.rank(game, seat, knows, c)))
         return picked
 
-    def rank(self, game: Any, seat: int, sight: SeatKnowledge, card: str) -> tuple:
+    def rank(self, game: Any, seat: int, knows: SeatKnowledge, card: str) -> tuple:
         """How much this strategy wants to name ``card`` (larger first; seeded ties). The
         detective: open cards first, likeliest in the envelope first."""
-        return (_tier(game, seat, sight.notes, card), sight.notes.envelope[card],
+        return (_tier(game, seat, knows.notes, card), knows.notes.envelope[card],
                 self.rng.random())
 
-    def room_worth(self, game: Any, seat: int, sight: SeatKnowledge
+    def room_worth(self, game: Any, seat: int, knows: SeatKnowledge
                    ) -> dict[str, float] | None:
         """What walking to each room is worth; None: the rule of
         :func:`cluedo_lab.bots.board_moves.room_worth`."""
         return None
 
-    def _walking_worth(self, game: BoardGame, seat: int, sight: SeatKnowledge
+    def _walking_worth(self, game: BoardGame, seat: int, knows: SeatKnowledge
                        ) -> dict[str, float]:
         """Each room's worth, this strategy's or the shared rule's (once per notes)."""
-        if self._walk_worth is None or self._walk_worth[0] is not sight.notes:
-            worth = self.room_worth(game, seat, sight)
+        if self._walk_worth is None or self._walk_worth[0] is not knows.notes:
+            worth = self.room_worth(game, seat, knows)
             if worth is None:
-                worth = board_moves.room_worth(game, seat, sight.notes, self._board_rng)
-            self._walk_worth = (sight.notes, worth)
+                worth = board_moves.room_worth(game, seat, knows.notes, self._board_rng)
+            self._walk_worth = (knows.notes, worth)
         return self._walk_worth[1]
 
     # -- 2002 action cards -------------------------------------------------------------------
-    def _action_card(self, game: Any, seat: int, sight: SeatKnowledge, legal: list[Action]
+    def _action_card(self, game: Any, seat: int, knows: SeatKnowledge, legal: list[Action]
                      ) -> Action:
-        odds: CardOdds = sight.knowledge if sight.knowledge is not None else \
-            NotesOdds(sight.record, sight.notes)
-        action = action_card_play(game, seat, odds, dict(sight.notes.envelope), legal,
+        odds: CardOdds = knows.knowledge if knows.knowledge is not None else \
+            NotesOdds(knows.record, knows.notes)
+        action = action_card_play(game, seat, odds, dict(knows.notes.envelope), legal,
                                   self._card_rng)
         if action.kind == "play" and action.get("cards") is not None:
             same = [a for a in legal if a.kind == "play" and a.get("card") == action["card"]
                     and a.get("cards") is not None]
-            return self.question(game, seat, sight, same, "cards", (game.markers[seat],))
+            return self.question(game, seat, knows, same, "cards", (game.markers[seat],))
         return action
 
 
@@ -323,8 +323,8 @@ class Eliminator(Strategy):
     exact = False
     takes_threshold = False
 
-    def rank(self, game: Any, seat: int, sight: SeatKnowledge, card: str) -> tuple:
-        return (_tier(game, seat, sight.notes, card), self.rng.random())
+    def rank(self, game: Any, seat: int, knows: SeatKnowledge, card: str) -> tuple:
+        return (_tier(game, seat, knows.notes, card), self.rng.random())
 
 
 class Detective(Strategy):
@@ -347,15 +347,15 @@ class InfoGain(Strategy):
         self.shortlist = shortlist
         self._worth: tuple[tuple[int, int, int], dict[str, float]] | None = None
 
-    def question(self, game: Any, seat: int, sight: SeatKnowledge, candidates: list[Action],
+    def question(self, game: Any, seat: int, knows: SeatKnowledge, candidates: list[Action],
                  key: str, fixed: Sequence[str]) -> Action:
-        known = sight.knowledge
-        if known is None or sight.notes.solution is not None:
-            return super().question(game, seat, sight, candidates, key, fixed)
+        known = knows.knowledge
+        if known is None or knows.notes.solution is not None:
+            return super().question(game, seat, knows, candidates, key, fixed)
         shuffled = list(candidates)
         self.rng.shuffle(shuffled)   # equal gains: a seeded choice, not the list order
         if len(game.names) > self.full_players and len(shuffled) > self.shortlist:
-            scored = [(self._score(game, seat, sight, a[key]), i) for i, a in enumerate(shuffled)]
+            scored = [(self._score(game, seat, knows, a[key]), i) for i, a in enumerate(shuffled)]
             keep = sorted(i for _, i in sorted(scored, key=lambda s: (-s[0], s[1]))
                           [:self.shortlist])
             shuffled = [shuffled[i] for i in keep]
@@ -363,28 +363,28 @@ class InfoGain(Strategy):
         best = rank_questions(known, fixed=fixed, questions=named)[0]
         return shuffled[named.index(tuple(best.named))]
 
-    def _score(self, game: Any, seat: int, sight: SeatKnowledge, cards: Sequence[str]) -> float:
+    def _score(self, game: Any, seat: int, knows: SeatKnowledge, cards: Sequence[str]) -> float:
         """The detective's liking for a question: open cards, likely in the envelope."""
-        return sum(10 * _tier(game, seat, sight.notes, c) + float(sight.notes.envelope[c])
+        return sum(10 * _tier(game, seat, knows.notes, c) + float(knows.notes.envelope[c])
                    for c in cards)
 
-    def room_worth(self, game: Any, seat: int, sight: SeatKnowledge) -> dict[str, float] | None:
+    def room_worth(self, game: Any, seat: int, knows: SeatKnowledge) -> dict[str, float] | None:
         """Each room's worth: the exact gain of the detective's question there, plus a bit for
         an unseen face-down card (2023 two-player). Computed once per new event."""
-        known = sight.knowledge
-        if known is None or sight.notes.solution is not None:
+        known = knows.knowledge
+        if known is None or knows.notes.solution is not None:
             return None
         key = (id(game), seat, len(game.events))
         if self._worth is not None and self._worth[0] == key:
             return self._worth[1]
         rooms = game.fixed.rooms
-        named = [(*Strategy.pick(self, game, seat, sight, _slots(game, (room,))), room)
+        named = [(*Strategy.pick(self, game, seat, knows, _slots(game, (room,))), room)
                  for room in rooms]
         gains = {option.named: option.gain for option in
                  rank_questions(known, questions=named)}
         worth = {}
         for room, question in zip(rooms, named, strict=True):
-            seen = game.piles.get(room) in sight.notes.located.values()
+            seen = game.piles.get(room) in knows.notes.located.values()
             worth[room] = gains[question] + (1.0 if room in game.piles and not seen else 0.0)
         self._worth = (key, worth)
         return worth
@@ -396,10 +396,10 @@ class Bluffer(Strategy):
 
     name = "bluffer"
 
-    def pick(self, game: Any, seat: int, sight: SeatKnowledge, slots: list[list[str]]) -> list[str]:
-        picked = super().pick(game, seat, sight, slots)
-        mine = {c.id for c in sight.record.hand}
-        open_slots = [i for i, c in enumerate(picked) if _tier(game, seat, sight.notes, c) == 3]
+    def pick(self, game: Any, seat: int, knows: SeatKnowledge, slots: list[list[str]]) -> list[str]:
+        picked = super().pick(game, seat, knows, slots)
+        mine = {c.id for c in knows.record.hand}
+        open_slots = [i for i, c in enumerate(picked) if _tier(game, seat, knows.notes, c) == 3]
         choices = [i for i, pool in enumerate(slots)
                    if mine & set(pool) and any(j != i for j in open_slots)]
         if not choices:
