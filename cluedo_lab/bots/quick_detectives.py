@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import cast
 
 from ..games.board_game import BoardGame
 from ..games.card_games import CardGame, CardGame2002
@@ -165,8 +166,8 @@ class CardDetective:
         if "suggest" in kinds:
             return _pick(legal, "suggest", cards=set(likeliest_suggestion(game, env, self.rng)))
         if "play" in kinds:
-            assert isinstance(game, CardGame2002)   # only the 2002 game has action cards
-            return action_card_play(game, seat, known, env, legal, self.rng)
+            # only the 2002 game has action cards
+            return action_card_play(cast(CardGame2002, game), seat, known, env, legal, self.rng)
         if "end" in kinds:
             return Action.make("end", seat)
         return self.rng.choice(legal)
@@ -218,7 +219,6 @@ class QuickDetective:
         return f"QuickDetective(seed={self.seed})"
 
     def choose(self, game: Game, seat: int) -> Action:
-        if isinstance(game, BoardGame):
-            return self.board.choose(game, seat)
-        assert isinstance(game, CardGame)
-        return self.cards.choose(game, seat)
+        if game.edition.family == "board":
+            return self.board.choose(cast(BoardGame, game), seat)
+        return self.cards.choose(cast(CardGame, game), seat)

@@ -61,7 +61,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from ..games.board_game import BoardGame
 from ..games.game import Action, Game
@@ -142,7 +142,7 @@ class Strategy:
         if len(legal) == 1:
             return legal[0]
         if game.edition.family == "board":
-            return self._board_move(game, seat, legal)
+            return self._board_move(cast(BoardGame, game), seat, legal)
         return self._card_move(game, seat, legal)
 
     def _card_move(self, game: Any, seat: int, legal: list[Action]) -> Action:
@@ -167,7 +167,7 @@ class Strategy:
             return _of(legal, "end")[0]
         return self.rng.choice(legal)
 
-    def _board_move(self, game: Any, seat: int, legal: list[Action]) -> Action:
+    def _board_move(self, game: BoardGame, seat: int, legal: list[Action]) -> Action:
         kinds = {a.kind for a in legal}
         if kinds & {"show", "reveal"}:
             return card_to_show_on_board(
@@ -182,8 +182,9 @@ class Strategy:
             if guess is not None:
                 return _accuse(legal, guess)
         if "suggest" in kinds:
-            return self.question(game, seat, knows, _of(legal, "suggest"), "cards",
-                                 (game.room_of(seat),))
+            room = game.room_of(seat)
+            assert room is not None   # a suggestion is made in a room
+            return self.question(game, seat, knows, _of(legal, "suggest"), "cards", (room,))
         if kinds & {"roll", "stay", "passage"}:
             return start_turn(game, seat, self._walking_worth(game, seat, knows), legal,
                               self._board_rng)
@@ -230,7 +231,7 @@ class Strategy:
         best = max(sorted(dist), key=dist.__getitem__)
         return best, dist[best]
 
-    def _join(self, game: Any, knows: SeatKnowledge, legal: list[Action]) -> Action:
+    def _join(self, game: Game, knows: SeatKnowledge, legal: list[Action]) -> Action:
         """2018: join an accusation (or accuse when nothing else is allowed)."""
         forced = not any(a.kind == "decline" for a in legal)
         guess = knows.notes.solution
@@ -244,14 +245,15 @@ class Strategy:
         return _accuse(legal, guess)
 
     # -- asking ------------------------------------------------------------------------------
-    def question(self, game: Any, seat: int, knows: SeatKnowledge, candidates: list[Action],
+    def question(self, game: Game, seat: int, knows: SeatKnowledge, candidates: list[Action],
                  key: str, fixed: Sequence[str]) -> Action:
         """The question to ask among ``candidates`` (legal actions naming cards under ``key``;
         ``fixed`` cards are named anyway: the room you stand in, your destination)."""
         chosen = self.pick(game, seat, knows, _slots(game, fixed))
         return _matching(candidates, key, chosen) or self.rng.choice(candidates)
 
-    def pick(self, game: Any, seat: int, knows: SeatKnowledge, slots: list[list[str]]) -> list[str]:
+    def pick(self, game: Game, seat: int, knows: SeatKnowledge, slots: list[list[str]]
+             ) -> list[str]:
         """One card per slot (a slot is the pool of cards that may fill it)."""
         picked: list[str] = []
         for pool in slots:
@@ -259,13 +261,13 @@ class Strategy:
             picked.append(max(options, key=lambda c: self.rank(game, seat, knows, c)))
         return picked
 
-    def rank(self, game: Any, seat: int, knows: SeatKnowledge, card: str) -> tuple:
+    def rank(self, game: Game, seat: int, knows: SeatKnowledge, card: str) -> tuple:
         """How much this strategy wants to name ``card`` (larger first; seeded ties). The
         detective: open cards first, likeliest in the envelope first."""
         return (_tier(game, seat, knows.notes, card), knows.notes.envelope[card],
                 self.rng.random())
 
-    def room_worth(self, game: Any, seat: int, knows: SeatKnowledge
+    def room_worth(self, game: BoardGame, seat: int, knows: SeatKnowledge
                    ) -> dict[str, float] | None:
         """What walking to each room is worth; None: the rule of
         :func:`cluedo_lab.bots.board_moves.room_worth`."""
@@ -323,7 +325,7 @@ class Eliminator(Strategy):
     exact = False
     takes_threshold = False
 
-    def rank(self, game: Any, seat: int, knows: SeatKnowledge, card: str) -> tuple:
+    def rank(self, game: Game, seat: int, knows: SeatKnowledge, card: str) -> tuple:
         return (_tier(game, seat, knows.notes, card), self.rng.random())
 
 
@@ -347,7 +349,7 @@ class InfoGain(Strategy):
         self.shortlist = shortlist
         self._worth: tuple[tuple[int, int, int], dict[str, float]] | None = None
 
-    def question(self, game: Any, seat: int, knows: SeatKnowledge, candidates: list[Action],
+    def question(self, game: Game, seat: int, knows: SeatKnowledge, candidates: list[Action],
                  key: str, fixed: Sequence[str]) -> Action:
         known = knows.knowledge
         if known is None or knows.notes.solution is not None:
@@ -363,12 +365,13 @@ class InfoGain(Strategy):
         best = rank_questions(known, fixed=fixed, questions=named)[0]
         return shuffled[named.index(tuple(best.named))]
 
-    def _score(self, game: Any, seat: int, knows: SeatKnowledge, cards: Sequence[str]) -> float:
+    def _score(self, game: Game, seat: int, knows: SeatKnowledge, cards: Sequence[str]) -> float:
         """The detective's liking for a question: open cards, likely in the envelope."""
         return sum(10 * _tier(game, seat, knows.notes, c) + float(knows.notes.envelope[c])
                    for c in cards)
 
-    def room_worth(self, game: Any, seat: int, knows: SeatKnowledge) -> dict[str, float] | None:
+    def room_worth(self, game: BoardGame, seat: int, knows: SeatKnowledge
+                   ) -> dict[str, float] | None:
         """Each room's worth: the exact gain of the detective's question there, plus a bit for
         an unseen face-down card (2023 two-player). Computed once per new event."""
         known = knows.knowledge
@@ -396,7 +399,8 @@ class Bluffer(Strategy):
 
     name = "bluffer"
 
-    def pick(self, game: Any, seat: int, knows: SeatKnowledge, slots: list[list[str]]) -> list[str]:
+    def pick(self, game: Game, seat: int, knows: SeatKnowledge, slots: list[list[str]]
+             ) -> list[str]:
         picked = super().pick(game, seat, knows, slots)
         mine = {c.id for c in knows.record.hand}
         open_slots = [i for i, c in enumerate(picked) if _tier(game, seat, knows.notes, c) == 3]
@@ -421,7 +425,7 @@ STRATEGIES: tuple[type[Strategy], ...] = (RandomBot, Eliminator, Detective, Info
 # Small helpers
 # ---------------------------------------------------------------------------------------------
 
-def _tier(game: Any, seat: int, notes: CardNotes, card: str) -> int:
+def _tier(game: Game, seat: int, notes: CardNotes, card: str) -> int:
     """3: open (not placed, another player may hold it); 2: not placed, but nobody else can
     show it; 1: placed where nobody else can show it (own hand, envelope, face up);
     0: placed with another player."""
@@ -433,7 +437,7 @@ def _tier(game: Any, seat: int, notes: CardNotes, card: str) -> int:
     return 1 if placed else 2
 
 
-def _slots(game: Any, fixed: Sequence[str]) -> list[list[str]]:
+def _slots(game: Game, fixed: Sequence[str]) -> list[list[str]]:
     """The pools a question's free slots are filled from."""
     edition = game.edition
     if edition.question.form == "any":
