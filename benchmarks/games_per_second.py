@@ -1,8 +1,8 @@
 """Benchmark: whole games per second for each bot mix, in every edition (one process).
 
-A game is played from the deal to the end by :func:`cluedo_lab.tournament.play_game`, seats
-rotated as in a tournament. The figure to compare across machines is the ratio to the same
-pure-Python baseline loop as ``benchmarks/run.py`` (games per baseline-loop time).
+A game is played from the deal to the end by :func:`cluedo_lab.lab.tournament.play_game`,
+seats rotated as in a tournament. The figure to compare across machines is the ratio to the
+same pure-Python baseline loop as ``benchmarks/run.py`` (games per baseline-loop time).
 
     python benchmarks/games_per_second.py            # about two minutes
     python benchmarks/games_per_second.py --quick    # fewer games

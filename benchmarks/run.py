@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cluedo_lab.games.speed import speed_game  # noqa: E402
 from cluedo_lab.knowledge.advice import rank_questions  # noqa: E402
 from cluedo_lab.knowledge.engine import Knowledge  # noqa: E402
-from cluedo_lab.records.record import Record  # noqa: E402
+from cluedo_lab.records import Record  # noqa: E402
 from cluedo_lab.rules.edition import all_editions, load_edition  # noqa: E402
 
 STAGES = {"early": 2, "middle": 8, "late": 20}

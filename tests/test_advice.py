@@ -16,7 +16,7 @@ from cluedo_lab.knowledge import constraints as cons
 from cluedo_lab.knowledge.advice import entropy, information_gain, legal_questions, rank_questions
 from cluedo_lab.knowledge.answers import AnswerCounter
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 
 DECK = {"s": ["a", "b", "c"], "w": ["d", "e", "f"], "r": ["g", "h", "i"]}
 NAMES = ["A", "B", "C"]
@@ -184,9 +184,8 @@ def test_best_first_question_agrees_with_the_variant_figures(answer):
     """Two independent computations of the first question's value: the advisor on a record
     of the opening position, and variant_figures' count over hands (mutual information)."""
     from cluedo_lab.lab import variant_figures as vf
-    from cluedo_lab.rules.variant import variant
-
     from cluedo_lab.records import Record
+    from cluedo_lab.rules.variant import variant
     game = variant("cluedo-classic-1949", answer=answer)
     hand = ["plum", "rope", "hall", "dagger", "study", "green"]
     record = Record.for_variant(game, ["Ann", "Bob", "Cy"], observer="Ann", hand=hand)

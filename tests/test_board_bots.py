@@ -10,21 +10,19 @@ from __future__ import annotations
 
 import pytest
 
-from cluedo_lab.bots.board_bots import (
-    DetectiveBot,
-    ExplorerBot,
-    cheap_view,
-    exact_view,
-    make_bot,
-    tournament,
-)
+from cluedo_lab.bots import table_bot
+from cluedo_lab.bots.explorer import ExplorerBot
+from cluedo_lab.bots.notes import exact_notes, paper_notes
+from cluedo_lab.bots.quick_detectives import BoardDetective
+from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.cli import main
 from cluedo_lab.games import new_game
 from cluedo_lab.games.board_game import BoardGame
-from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.lab.play import play_log
+from cluedo_lab.lab.tournament import run_tournament
 
 E49 = "cluedo-classic-1949"
 E14 = "clue-mansion-2014"
@@ -51,7 +49,7 @@ def test_detectives_solve_games_in_a_few_rounds(edition, players):
     patience (150 rounds) could force a guess."""
     for seed in range(4):
         game = new_game(edition, players, seed)
-        winner = game.play([DetectiveBot(seed * 10 + s) for s in range(players)])
+        winner = game.play([BoardDetective(seed * 10 + s) for s in range(players)])
         assert winner is not None and game.is_over
         assert game.turn_number <= 20 * players, (seed, game.turn_number)
         consistent(game)
@@ -61,7 +59,7 @@ def test_detectives_no_longer_bounce_between_two_rooms():
     """The game that once ran 600 turns between the Lounge and the Conservatory (the
     envelope's room was the Hall, which nobody visited)."""
     game = new_game(E49, 4, 1)
-    winner = game.play([DetectiveBot(1000 + s) for s in range(4)])
+    winner = game.play([BoardDetective(1000 + s) for s in range(4)])
     assert winner is not None and game.turn_number < 60
     rooms = {e["suggest"][-1] for e in game.events if "suggest" in e}
     assert "hall" in rooms and len(rooms) >= 4
@@ -71,7 +69,7 @@ def test_detective_accuses_only_what_its_record_proves():
     for edition, players in ((E49, 3), (E14, 4), (E23, 3)):
         for seed in range(3):
             game = new_game(edition, players, seed)
-            bots = [DetectiveBot(seed + s) for s in range(players)]
+            bots = [BoardDetective(seed + s) for s in range(players)]
             while not game.is_over:
                 seat = game.current
                 action = bots[seat].choose(game, seat)
@@ -84,15 +82,15 @@ def test_detective_accuses_only_what_its_record_proves():
 
 @pytest.mark.parametrize("edition", [E49, E14, E23])
 def test_detective_beats_random_players(edition):
-    wins = tournament(edition, ["detective", "random", "explorer"], 6, seed=3)
-    assert wins["detective"] >= 5, wins
+    result = run_tournament(edition, ["quick-detective", "random", "explorer"], 6, seed=3)
+    assert result.row("quick-detective").wins >= 5, result
 
 
 def test_detective_answers_giving_away_as_little_as_possible():
     """Asked again by someone it already showed a card to, it shows that card again."""
     for seed in range(30):
         game = new_game(E49, 3, seed)
-        bots = [DetectiveBot(seed * 3 + s) for s in range(3)]
+        bots = [BoardDetective(seed * 3 + s) for s in range(3)]
         repeats = 0
         while not game.is_over:
             seat = game.current
@@ -121,7 +119,7 @@ def test_cheap_view_states_only_facts_the_exact_engine_proves():
             game.play([ExplorerBot(seed + s, accuse_chance=0.05) for s in range(players)])
             for seat in range(players):
                 record = game.record(seat)
-                exact, cheap = exact_view(record), cheap_view(record)
+                exact, cheap = exact_notes(Knowledge(record)), paper_notes(record)
                 assert exact.exact and not cheap.exact
                 for card, place in cheap.located.items():
                     assert exact.located.get(card) == place
@@ -135,17 +133,17 @@ def test_cheap_view_states_only_facts_the_exact_engine_proves():
 
 def test_detective_without_exact_counting_falls_back_and_still_plays():
     game = new_game(E23, 3, 2)
-    bots = [DetectiveBot(s, exact=False) for s in range(3)]
+    bots = [BoardDetective(s, exact=False) for s in range(3)]
     game.play(bots)
     assert game.is_over
-    assert all(bot._cache.get("cheap") for bot in bots)
+    assert all(bot.paper for bot in bots)
 
 
 def test_detective_plays_on_after_a_lie_makes_its_record_contradictory():
     """A withheld card (false_witness=True) leaves no deal consistent with the records: the
     detectives switch to their cheap deduction, one proves the lie, and the game ends."""
     game = new_game(E49, 3, 4, false_witness=True)
-    bots = [DetectiveBot(s) for s in range(3)]
+    bots = [BoardDetective(s) for s in range(3)]
     lied = False
     while not game.is_over:
         seat = game.current
@@ -154,22 +152,24 @@ def test_detective_plays_on_after_a_lie_makes_its_record_contradictory():
             lied = True
             continue
         game.apply(bots[seat].choose(game, seat))
-    assert lied and any(bot._cache.get("cheap") for bot in bots)
+    assert lied and any(bot.paper for bot in bots)
     assert any("is a false witness" in line for line in game.log)
 
 
-def test_explorer_and_random_bots_play_legal_games_and_make_bot_names_them():
+def test_explorer_and_random_bots_play_legal_games_and_table_bot_names_them():
     for name in ("random", "explorer", "detective"):
         game = new_game(E14, 3, 5)
-        game.play([make_bot(name, s) for s in range(3)])
+        game.play([table_bot(name, s) for s in range(3)])
         assert game.is_over
-    with pytest.raises(ValueError, match="no bot 'genius'; bots: detective, random, explorer"):
-        make_bot("genius")
+    with pytest.raises(ValueError, match="no bot 'genius'; bots: random, eliminator, detective"):
+        table_bot("genius")
 
 
 def test_tournament_turns_the_lineup_so_every_kind_plays_every_seat():
-    wins = tournament(E23, ["random", "explorer", "random"], 6, seed=1)
-    assert sum(wins.values()) == 6 and set(wins) == {"random", "explorer", "nobody"}
+    result = run_tournament(E23, ["random", "explorer", "random"], 6, seed=1)
+    rows = result.by_bot()
+    assert sum(r.wins for r in rows) + result.nobody == 6
+    assert [(r.label, r.played) for r in rows] == [("random", 12), ("explorer", 6)]
 
 
 # =============================================================================================

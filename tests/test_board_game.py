@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.bots.board_bots import ExplorerBot
+from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.board_game import BoardGame
 from cluedo_lab.games.game import Action, RandomBot

@@ -20,8 +20,9 @@ import pytest
 from test_board_game import advance as advance_quietly
 from test_board_game import envelope, hand, of_kind, quiet_action, refused
 
-from cluedo_lab.bots.board_bots import DetectiveBot, ExplorerBot
-from cluedo_lab.bots.strategy import make_bot as strategy_bot
+from cluedo_lab.bots import make_bot as strategy_bot
+from cluedo_lab.bots.explorer import ExplorerBot
+from cluedo_lab.bots.quick_detectives import BoardDetective
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.board_game import BoardGame
 from cluedo_lab.games.game import Action, RandomBot
@@ -236,7 +237,7 @@ def test_every_who_can_detective_deduces_soundly_when_several_show():
     several = 0
     for seed, base in enumerate(BASES * 2):
         game = game_of(base, 4, seed, answer="every-who-can")
-        winner = game.play([DetectiveBot(seed * 10 + s) for s in range(4)])
+        winner = game.play([BoardDetective(seed * 10 + s) for s in range(4)])
         accusations = [e for e in game.events if "accuse" in e]
         assert winner is not None and len(accusations) == 1 and accusations[0]["correct"]
         assert set(accusations[0]["accuse"]) == envelope(game)

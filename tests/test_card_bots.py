@@ -8,10 +8,13 @@ from typing import Any
 
 import pytest
 
-from cluedo_lab.bots.card_bots import DetectiveBot, ExplorerBot, make_bot
+from cluedo_lab.bots import table_bot
+from cluedo_lab.bots.explorer import ExplorerBot
+from cluedo_lab.bots.quick_detectives import CardDetective, QuickDetective
+from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import new_game
 from cluedo_lab.games.card_game import CardGame
-from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.rules.edition import load_edition
 
@@ -72,7 +75,7 @@ def wins_by_kind(edition, kinds: list[str], games: int, seed: int = 0) -> dict[s
     for number in range(games):
         seats = kinds[number % n:] + kinds[:number % n]
         game = new_game(edition, n, seed * 1000 + number)
-        game.play([make_bot(k, seed * 100_000 + number * 10 + i) for i, k in enumerate(seats)])
+        game.play([table_bot(k, seed * 100_000 + number * 10 + i) for i, k in enumerate(seats)])
         fugitive = getattr(game, "fugitive", None)
         key = ("none" if game.winner is None else
                "fugitive" if game.winner == fugitive else seats[game.winner])
@@ -84,7 +87,7 @@ def wins_by_kind(edition, kinds: list[str], games: int, seed: int = 0) -> dict[s
                          ids=["2018-3p", "2018-advanced-2p", "2002-3p", "2002-fugitive-4p"])
 def test_detective_reads_only_its_own_record_and_the_public_table(edition, players):
     game = new_game(edition, players, 5)
-    play_watched(game, [DetectiveBot(seat) for seat in range(players)])
+    play_watched(game, [CardDetective(seat) for seat in range(players)])
     assert game.is_over
 
 
@@ -104,7 +107,7 @@ def test_detective_accuses_exactly_when_its_record_proves_the_solution():
     for edition, players in [(E18, 3), (E18A, 4), (E02, 3), (E02F, 3)]:
         for seed in range(3):
             game = new_game(edition, players, seed)
-            play_watched(game, [DetectiveBot(seed * 10 + s) for s in range(players)], check)
+            play_watched(game, [CardDetective(seed * 10 + s) for s in range(players)], check)
             assert game.winner is not None
     assert seen["certain"] >= 12
 
@@ -126,14 +129,14 @@ def test_detective_asks_about_cards_that_are_not_yet_certain():
             assert 0 < env[card] < 1 or (solved and env[card] == 1)
     for edition, players in [(E18, 4), (E18A, 3), (E02, 4), (E02F, 4)]:
         game = new_game(edition, players, 2)
-        play_watched(game, [DetectiveBot(s) for s in range(players)], check)
+        play_watched(game, [CardDetective(s) for s in range(players)], check)
     assert asked["2018"] > 10 and asked["2002"] > 10
 
 
 def test_detective_shows_again_a_card_the_asker_has_already_seen():
     game = new_game(E18, 2, 4)
     pair = [c.id for c in game.deal.hands[1][:2]]
-    shower = DetectiveBot(1)
+    shower = CardDetective(1)
     game.apply(Action.make("ask", 0, items=pair))
     first = shower.choose(game, 1)
     game.apply(first)
@@ -141,13 +144,13 @@ def test_detective_shows_again_a_card_the_asker_has_already_seen():
     game.apply(game.legal_actions()[0])
     game.apply(Action.make("ask", 0, items=pair))
     for seed in range(5):                      # whatever its random tie-breaks, it repeats
-        assert DetectiveBot(seed).choose(game, 1) == first
+        assert CardDetective(seed).choose(game, 1) == first
 
 
 def test_detective_must_accuse_with_its_best_guess_when_the_rules_force_it():
     game = new_game(E18A, 2, 3)
     game.apply(Action.make("accuse", 0, cards=[c.id for c in game.deal.envelope]))
-    action = DetectiveBot(0).choose(game, 1)
+    action = CardDetective(0).choose(game, 1)
     assert action.kind == "accuse"
     dist = Knowledge(game.record(1)).envelope_distribution()
     assert dist[tuple(action["cards"])] == max(dist.values())
@@ -182,7 +185,7 @@ def test_bots_are_seeded():
         runs = []
         for _ in range(2):
             game = new_game(edition, players, 8)
-            game.play([DetectiveBot(1), RandomBot(2), ExplorerBot(3), DetectiveBot(4)][
+            game.play([CardDetective(1), RandomBot(2), ExplorerBot(3), CardDetective(4)][
                 :players])
             runs.append(game.to_json())
         assert runs[0] == runs[1]
@@ -192,7 +195,7 @@ def test_detective_decides_in_a_few_milliseconds():
     timings = []
     for edition, players in [(E18, 4), (E02, 3)]:
         game = new_game(edition, players, 9)
-        bots = [DetectiveBot(s) for s in range(players)]
+        bots = [CardDetective(s) for s in range(players)]
         while not game.is_over:
             start = time.perf_counter()
             action = bots[game.current].choose(game, game.current)
@@ -201,9 +204,9 @@ def test_detective_decides_in_a_few_milliseconds():
     assert sum(timings) / len(timings) < 0.05
 
 
-def test_make_bot_names_the_bots():
-    assert isinstance(make_bot("detective", 1), DetectiveBot)
-    assert isinstance(make_bot("random", 1), RandomBot)
-    assert isinstance(make_bot("explorer", 1), ExplorerBot)
+def test_table_bot_names_the_bots():
+    assert isinstance(table_bot("detective", 1), QuickDetective)
+    assert isinstance(table_bot("random", 1), RandomBot)
+    assert isinstance(table_bot("explorer", 1), ExplorerBot)
     with pytest.raises(ValueError, match="no bot 'oracle'"):
-        make_bot("oracle")
+        table_bot("oracle")

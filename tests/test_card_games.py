@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cluedo_lab.bots.card_bots import ExplorerBot
+from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.card_2002 import CardGame2002
 from cluedo_lab.games.card_2018 import CardGame2018
@@ -25,7 +25,7 @@ from cluedo_lab.games.game import Action, RandomBot
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.lab.play import play_log
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 from cluedo_lab.rules.edition import load_edition
 from cluedo_lab.rules.errors import IllegalAction
 

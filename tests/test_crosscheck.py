@@ -34,7 +34,7 @@ CASES = [
 def knowledge(record: dict, model: str):
     pytest.importorskip("cluedo_lab.knowledge.engine")
     from cluedo_lab.knowledge.engine import Knowledge
-    from cluedo_lab.records.record import Record
+    from cluedo_lab.records import Record
     return Knowledge(Record.from_dict(record), model=model)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 
 DECK3 = {"suspect": ["Plum", "White", "Green"],
          "weapon": ["Rope", "Knife", "Pipe"],
@@ -429,7 +429,7 @@ def test_unknown_model():
 
 def test_violated_lists_what_a_deal_breaks():
     from cluedo_lab.knowledge.constraints import violated
-    from cluedo_lab.records.record import Record
+    from cluedo_lab.records import Record
 
     record = Record.from_dict({"deck": DECK3, "players": PLAYERS3, "observer": "Ann",
                                "hand": ["Plum", "Rope"], "events": [

@@ -6,7 +6,7 @@ import pytest
 
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.knowledge.explain import Deduction, Fact, explain, minimal_events
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 
 DECK = {"suspect": ["a", "b", "c", "d"], "weapon": ["e", "f", "g", "h"],
         "room": ["i", "j", "k", "l"]}

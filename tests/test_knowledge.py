@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 from cluedo_lab.rules.errors import Contradiction, RecordError
 from cluedo_lab.views.display import to_html
 

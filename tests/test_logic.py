@@ -6,7 +6,7 @@ import sympy
 
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.knowledge.logic import entailed_by_sympy, to_cnf
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 
 RECORD = {"deck": {"s": ["a", "b", "c"], "w": ["d", "e", "f"], "r": ["g", "h", "i"]},
           "players": [{"name": "A", "hand_size": 2}, {"name": "B", "hand_size": 2},

@@ -17,7 +17,7 @@ from cluedo_lab.knowledge.sampling import (
     largest_error,
     sample_marginals,
 )
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 from cluedo_lab.rules.edition import load_edition
 
 DECK3 = {"suspect": ["Plum", "White", "Green"],

@@ -9,17 +9,9 @@ import random
 
 import pytest
 
-from cluedo_lab.bots.board_bots import cheap_view
-from cluedo_lab.bots.strategy import (
-    BOTS,
-    Bluffer,
-    Detective,
-    Eliminator,
-    InfoGain,
-    RandomBot,
-    catalogue,
-    make_bot,
-)
+from cluedo_lab.bots import BOTS, catalogue, make_bot
+from cluedo_lab.bots.notes import paper_notes
+from cluedo_lab.bots.strategies import Bluffer, Detective, Eliminator, InfoGain, RandomBot
 from cluedo_lab.games import new_game
 from cluedo_lab.knowledge.advice import rank_questions
 from cluedo_lab.knowledge.constraints import violated
@@ -28,7 +20,8 @@ from cluedo_lab.records import ENVELOPE
 from cluedo_lab.rules.deal import Deal
 from cluedo_lab.rules.edition import all_editions, load_edition
 
-SPECS = ["random", "eliminator", "detective", "detective@0.7", "infogain", "bluffer"]
+SPECS = ["random", "eliminator", "detective", "detective@0.7", "infogain", "bluffer", "explorer",
+         "quick-detective"]
 QUESTION_KINDS = ("ask", "suggest")
 
 
@@ -207,7 +200,7 @@ def test_the_eliminator_never_asks_about_a_card_it_has_placed_while_an_unplaced_
         if not isinstance(bot, Eliminator) or question_cards(game, action) is None:
             return
         named, fixed = question_cards(game, action)
-        view = cheap_view(game.record(seat))
+        view = paper_notes(game.record(seat))
         asked += 1
         if game.edition.question.form == "any":
             unplaced = [c.id for c in game.edition.cards if c.id not in view.located]

@@ -19,7 +19,7 @@ import pytest
 from cluedo_lab.knowledge.advice import outcome_table, rank_questions
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.knowledge.explain import Deduction, Fact
-from cluedo_lab.records.record import Record
+from cluedo_lab.records import Record
 from cluedo_lab.rules.board import load_board, reach_chance, room_distances, shortest_moves
 from cluedo_lab.rules.dice import Dice
 from cluedo_lab.rules.edition import load_edition

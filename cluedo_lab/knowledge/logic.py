@@ -20,7 +20,7 @@ from typing import Any
 
 import sympy
 
-from ..records.record import Event, Record
+from ..records import Event, Record
 from . import constraints as cons
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots import table_bot
 from ..games.factory import new_game
 from ..rules.edition import Edition
 
@@ -15,18 +16,14 @@ def play_log(edition: Edition | str, players: int | Sequence[str], seed: int = 0
              bots: Sequence[str] = ("detective",), **options: Any) -> str:
     """Play one seeded game with bots and return its readable log.
 
-    ``bots`` names one bot per seat (``detective``, ``random`` or ``explorer``, the bots of the
-    edition's family); the last name fills any seats left over.
+    ``bots`` names one bot per seat (the table's names, ``detective``, ``random`` or
+    ``explorer``, or any bot of the registry); the last name fills any seats left over.
     """
     game = new_game(edition, players, seed, **options)
     if not bots:
         raise ValueError("name at least one bot")
-    if game.edition.family == "board":
-        from ..bots.board_bots import make_bot
-    else:
-        from ..bots.card_bots import make_bot
     kinds = [bots[min(seat, len(bots) - 1)] for seat in range(len(game.names))]
-    game.play([make_bot(kind, seed * 1000 + seat) for seat, kind in enumerate(kinds)])
+    game.play([table_bot(kind, seed * 1000 + seat) for seat, kind in enumerate(kinds)])
     head = [f"# {game.edition.name} ({game.edition.id}), seed {seed}",
             "# seats: " + ", ".join(f"{n} ({k})" for n, k in zip(game.names, kinds, strict=True)),
             f"# {len(game.history)} actions"]

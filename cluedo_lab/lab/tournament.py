@@ -1,7 +1,7 @@
 """Tournaments: many seeded games between bots, seats rotated fairly, results with intervals.
 
 :func:`run_tournament` plays ``games`` games of one edition between the bots of
-:mod:`cluedo_lab.strategy`. Every game has its own deal, and the seats turn one place each
+:mod:`cluedo_lab.bots`. Every game has its own deal, and the seats turn one place each
 game, so every bot plays every seat equally often whenever ``games`` is a multiple of the
 number of seats (the result says when it is not). Games are independent of each other, which
 is what the confidence intervals assume.
@@ -13,7 +13,8 @@ machine and with any number of worker processes.
 Results: each bot's win rate with a 95% Wilson interval, the mean number of its own turns it
 took to win, its wrong accusations; the win rate of each seat and of each place in the turn
 order (who moved first, second, ...). A :class:`TournamentResult` prints as a table, shows as
-HTML in Jupyter, draws its win rates (:meth:`TournamentResult.chart`) and saves as JSON.
+HTML in Jupyter (:mod:`cluedo_lab.views.tournament_html`), gives its win rates as a chart
+(:meth:`TournamentResult.chart`) and saves as JSON.
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ import math
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from html import escape
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from ..bots.strategy import make_bot
+from ..bots.registry import make_bot
 from ..games.factory import new_game
 from ..games.game import Game
 from ..rules.edition import Edition, load_edition
@@ -170,7 +170,7 @@ def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed
                    players: int | None = None, workers: int = 1, progress: bool = False,
                    max_actions: int = 20_000, **options: Any) -> TournamentResult:
     """Play ``games`` seeded games of ``edition`` between ``bots`` (names for
-    :func:`cluedo_lab.strategy.make_bot`, one per seat; with ``players`` larger than the list,
+    :func:`cluedo_lab.bots.make_bot`, one per seat; with ``players`` larger than the list,
     the list repeats to fill the table). Each game has its own deal and the seats turn one
     place each game (see the module docstring). ``workers`` processes play in parallel; the
     result does not depend on how many. ``progress`` shows a progress bar (tqdm). Other
@@ -337,11 +337,13 @@ class TournamentResult:
         return sum(max(g["turns"]) for g in self.games) / len(self.games) if self.games else 0
 
     # -- display -----------------------------------------------------------------------------
-    def _title(self) -> str:
+    def title(self) -> str:
+        """One line: the edition, the table, the games and the bots."""
         return (f"{self.edition_name} ({self.edition}), {self.players} players, "
                 f"{len(self.games)} games, seed {self.seed}: " + ", ".join(self.bots))
 
-    def _notes(self) -> list[str]:
+    def notes(self) -> list[str]:
+        """What to bear in mind reading the tables (games nobody won, unfinished, ...)."""
         notes = [f"nobody won {self.nobody} of {len(self.games)} games"]
         if self.unfinished:
             notes.append(f"{self.unfinished} games were stopped unfinished")
@@ -354,7 +356,7 @@ class TournamentResult:
 
     def table(self) -> str:
         """The results as plain text."""
-        lines = [self._title(), ""]
+        lines = [self.title(), ""]
         head = (f"{'bot':16} {'seats':>6} {'wins':>5} {'win rate':>9} {'95% interval':>15} "
                 f"{'turns to win':>12} {'wrong/game':>10}")
         lines += [head, "-" * len(head)]
@@ -371,35 +373,13 @@ class TournamentResult:
             lines.append(f"{r.label:16} {r.wins:6} {r.rate:9.1%} "
                          f"{f'{low:.1%}-{high:.1%}':>15}")
         lines.append("")
-        lines += self._notes()
+        lines += self.notes()
         if self.command:
             lines.append(f"made by: {self.command}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return self.table()
-
-    def _repr_html_(self) -> str:
-        def rows(items: list[Row], bots: bool) -> str:
-            out = []
-            for r in items:
-                low, high = r.interval
-                cells = [escape(r.label)] + ([str(r.played)] if bots else [])
-                cells += [str(r.wins), f"{r.rate:.1%}", f"{low:.1%}–{high:.1%}"]
-                if bots:
-                    cells += ["–" if r.turns_to_win is None else f"{r.turns_to_win:.1f}",
-                              f"{r.wrong:.2f}"]
-                out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-            return "".join(out)
-        bots_head = ("<tr><th>bot</th><th>seats</th><th>wins</th><th>win rate</th>"
-                     "<th>95% interval</th><th>turns to win</th><th>wrong / game</th></tr>")
-        seat_head = ("<tr><th></th><th>wins</th><th>win rate</th><th>95% interval</th></tr>")
-        notes = "; ".join(escape(n) for n in self._notes())
-        made = f"<br><code>{escape(self.command)}</code>" if self.command else ""
-        return (f"<p><b>{escape(self._title())}</b></p>"
-                f"<table>{bots_head}{rows(self.by_bot(), True)}</table>"
-                f"<table>{seat_head}{rows(self.by_seat() + self.by_order(), False)}</table>"
-                f"<p>{notes}{made}</p>")
 
     def chart(self, by: str = "bot", title: str | None = None) -> Chart:
         """Win rates with 95% Wilson intervals, by ``"bot"``, ``"seat"`` or ``"order"``."""

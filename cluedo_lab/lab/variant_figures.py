@@ -37,11 +37,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..knowledge import closed_forms as closed_forms
 from ..rules.edition import Card, Edition, TextTable
 from ..rules.variant import Variant, variant
+
+if TYPE_CHECKING:
+    from .tournament import TournamentResult
 
 Answer = tuple[tuple[int, str], ...]
 """An answer as the asker sees it: (opponent's position in the asking order, card) for each
@@ -334,7 +337,7 @@ class Simulation:
     certain. Win rates by seat come with 95% Wilson intervals."""
 
     name: str
-    result: Any   # a cluedo_lab.tournament.TournamentResult
+    result: TournamentResult
 
     @property
     def games(self) -> int:
@@ -388,7 +391,7 @@ def simulate(game: Edition | Variant | str, games: int = 30, seed: int = 0,
              players: int | None = None, bot: str = "detective",
              max_actions: int = 20_000) -> Simulation:
     """Play ``games`` seeded games of ``game``, every seat played by ``bot`` (a name for
-    :func:`cluedo_lab.strategy.make_bot`), each game on its own deal."""
+    :func:`cluedo_lab.bots.make_bot`), each game on its own deal."""
     from ..rules.variant import VariantError, board_support
     from .tournament import TournamentResult, play_game
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..records.record import ENVELOPE
+from ..records import ENVELOPE
 
 if TYPE_CHECKING:
     import ipywidgets

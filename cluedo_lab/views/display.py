@@ -24,6 +24,9 @@ RENDERERS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("cluedo_lab.knowledge.engine", "Knowledge"): ("text/html", "reprs", "knowledge_html"),
     ("cluedo_lab.knowledge.explain", "Explanation"): ("text/html", "reprs", "pre_html"),
     ("cluedo_lab.games.board_game", "BoardGame"): ("image/svg+xml", "board_svg", "game_svg"),
+    ("cluedo_lab.lab.charts", "Chart"): ("image/svg+xml", "charts_svg", "chart_svg"),
+    ("cluedo_lab.lab.tournament", "TournamentResult"): ("text/html", "tournament_html",
+                                                        "tournament_html"),
 }
 
 _FORMATTERS = {"text/html": "text/html", "image/svg+xml": "image/svg+xml"}

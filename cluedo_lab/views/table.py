@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..bots.registry import table_bot
 from ..games.factory import new_game
 from ..games.game import Action, Game
 from ..knowledge.engine import Knowledge
-from ..records.record import Record
+from ..records import Record
 from ..rules.edition import Edition, all_editions, load_edition
 from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
 from .base import InteractiveView, pre, slug
@@ -67,15 +68,11 @@ ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
 # ---------------------------------------------------------------------------------------------
 
 def _bot(game: Game, kind: Any, seed: int) -> Any:
-    """A bot by name (``detective``, ``random``, ``explorer``) for the game's family; an object
+    """A bot by the table's names (:func:`cluedo_lab.bots.table_bot`); an object
     with a ``choose(game, seat)`` method is used as it is."""
     if not isinstance(kind, str):
         return kind
-    if game.edition.family == "board":
-        from ..bots.board_bots import make_bot
-    else:
-        from ..bots.card_bots import make_bot
-    return make_bot(kind, seed)
+    return table_bot(kind, seed)
 
 
 def shown(game: Game, value: Any) -> str:

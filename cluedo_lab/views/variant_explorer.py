@@ -19,6 +19,7 @@ from ..lab.charts import Chart, bar_chart
 from ..rules.edition import TextTable, edition_ids, load_edition
 from ..rules.variant import OPTIONS, Variant, VariantError, spares_of, variant
 from .base import InteractiveView
+from .charts_svg import chart_svg
 from .reprs import table_html
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ class VariantExplorer(InteractiveView):
         error = (f"<p class='cluedo-variant-error' style='color:#b71c1c'><b>Not allowed:</b> "
                  f"{escape(str(self.error))} (showing the last variant that worked)</p>"
                  if self.error is not None else "")
-        return error + table_html(self.comparison()) + self.chart()._repr_svg_()
+        return error + table_html(self.comparison()) + chart_svg(self.chart())
 
     # -- live ----------------------------------------------------------------------------------
     def _build(self) -> ipywidgets.Widget:

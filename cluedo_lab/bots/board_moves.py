@@ -1,0 +1,161 @@
+"""Where to go on a board: what a suggestion in each room would teach, and the walk that
+reaches the most worth per turn spent.
+
+A suggestion *teaches* when it makes someone show a card not yet placed, or pass on one: the
+other players answer in order, as the rules say, and the worst is assumed of them (a player
+known to hold a named card shows that card again). Its worth is 1 when the first player who
+can answer may show something new (a little more for each further unknown card they may
+hold), and nothing when that player already showed what they would show; the cards' chance of
+being in the envelope breaks ties. A room is worth its best suggestion, plus 1 for a face-down
+card not yet seen (2023 two-player). Going there costs the expected number of turns to walk
+the distance with the game's dice (1 for a room entered this turn, by dice or secret passage,
+or stayed in where a suggestion is allowed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from ..games.board_game import BoardGame
+from ..games.game import Action
+from ..rules.board import Node, walk_of
+from ..rules.dice import Dice
+from .notes import CardNotes
+
+__all__ = ["suggestion_worth", "best_suggestion", "room_worth", "expected_turns",
+           "start_turn", "move_piece", "clue_target", "find_action", "has_action"]
+
+
+def suggestion_worth(game: BoardGame, seat: int, notes: CardNotes,
+                     named: Sequence[str]) -> float:
+    """What suggesting ``named`` teaches this seat (see the module docstring)."""
+    unknown = [c for c in named if c not in notes.located]
+    if not unknown:
+        return 0.0
+    n = len(game.names)
+    tie = 0.01 * float(sum(notes.envelope[c] for c in unknown))
+    for k in range(1, n):
+        player = game.names[(seat + k) % n]
+        maybe = sum(1 for c in unknown if player in notes.possible[c])
+        if any(notes.located.get(c) == player for c in named):
+            return 0.1 * maybe + tie
+        if maybe:
+            return 1.0 + 0.25 * (maybe - 1) + tie
+    return tie  # nobody else can hold any of them: no answer will come
+
+
+def best_suggestion(game: BoardGame, seat: int, notes: CardNotes, room: str,
+                    rng: random.Random) -> tuple[float, tuple[str, ...]]:
+    """The suspect and weapon that teach most in ``room``, with their worth (seeded ties)."""
+    best: tuple[float, float, tuple[str, ...]] | None = None
+    order = game.fixed.order
+    for suspect in game.fixed.suspects:
+        for weapon in game.fixed.weapons:
+            worth = suggestion_worth(game, seat, notes, (suspect, weapon, room))
+            option = (worth, rng.random(), (suspect, weapon))
+            if best is None or option[:2] > best[:2]:
+                best = option
+    assert best is not None
+    return best[0], tuple(sorted(best[2], key=order.__getitem__))
+
+
+def room_worth(game: BoardGame, seat: int, notes: CardNotes,
+               rng: random.Random) -> dict[str, float]:
+    """What a suggestion in each room is worth to this seat now. Once the solution is proven
+    every room is worth the same: any will do to accuse from."""
+    rooms = game.fixed.rooms
+    if notes.solution is not None:
+        return {r: 1.0 for r in rooms}
+    placed = set(notes.located.values())
+    worth = {}
+    for room in rooms:
+        worth[room] = best_suggestion(game, seat, notes, room, rng)[0]
+        if room in game.piles and game.piles[room] not in placed:
+            worth[room] += 1.0     # its face-down card is still unknown
+    return worth
+
+
+def expected_turns(game: BoardGame, moves: int) -> float:
+    """Expected turns to walk ``moves`` squares with the game's dice (a room reached this
+    turn counts 1), on an empty board."""
+    table = _turns_table(game.dice.count, game.dice.sides)
+    return table[min(moves, len(table) - 1)]
+
+
+def start_turn(game: BoardGame, seat: int, worth: Mapping[str, float],
+               legal: Sequence[Action], rng: random.Random) -> Action:
+    """Stay, take a secret passage or roll: whichever reaches the most worth per turn."""
+    here = game.room_of(seat)
+    options: list[tuple[float, float, Action]] = []
+    if here is not None and has_action(legal, "stay") and game.may_suggest_staying(seat):
+        options.append((worth[here], rng.random(), find_action(legal, "stay")))
+    for action in legal:
+        if action.kind == "passage":
+            options.append((worth[action["to"]], rng.random(), action))
+    walk = _walk_worth(game, worth, game.piece(seat))
+    options.append((walk, rng.random(), find_action(legal, "roll")))
+    return max(options, key=lambda o: (o[0], o[1]))[2]
+
+
+def move_piece(game: BoardGame, worth: Mapping[str, float], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+    """Enter the best room in reach now, or stop on the square from which the rooms are
+    worth most per turn to come."""
+    options: list[tuple[float, float, Action]] = []
+    walk = walk_of(game.edition.board)
+    for action in legal:
+        if action.kind != "move":
+            continue
+        to = action["to"]
+        if isinstance(to, str):
+            score = worth[to]
+        else:
+            dist = walk.free(to)
+            score = max((worth[r] / (1.0 + expected_turns(game, dist[r]))
+                         for r in game.fixed.rooms if r in dist), default=0.0)
+        options.append((score, rng.random(), action))
+    return max(options, key=lambda o: (o[0], o[1]))[2]
+
+
+def clue_target(game: BoardGame, notes: CardNotes, legal: Sequence[Action],
+                rng: random.Random) -> Action:
+    """A 2023 Clue card aimed at the player with the most cards this seat has not placed."""
+    sizes = dict(zip(game.names, game.edition.hand_sizes(len(game.names)), strict=True))
+    placed: dict[str, int] = {}
+    for place in notes.located.values():
+        placed[place] = placed.get(place, 0) + 1
+    return max(legal, key=lambda a: (sizes[a["player"]] - placed.get(a["player"], 0),
+                                     rng.random()))
+
+
+def has_action(legal: Sequence[Action], kind: str) -> bool:
+    return any(a.kind == kind for a in legal)
+
+
+def find_action(legal: Sequence[Action], kind: str, **want: Any) -> Action:
+    """The legal action of ``kind`` with exactly these arguments."""
+    for action in legal:
+        if action.kind == kind and all(action.get(k) == v for k, v in want.items()):
+            return action
+    raise RuntimeError(f"no legal {kind} with {want}")  # pragma: no cover
+
+
+def _walk_worth(game: BoardGame, worth: Mapping[str, float], start: Node) -> float:
+    """Worth per turn of the best room to walk to from ``start`` (not back into it)."""
+    dist = walk_of(game.edition.board).free(start)
+    return max((worth[r] / expected_turns(game, dist[r]) for r in game.fixed.rooms
+                if r in dist and r != start), default=0.0)
+
+
+@cache
+def _turns_table(count: int, sides: int, longest: int = 80) -> tuple[float, ...]:
+    """Expected turns to walk d squares (d = 0..longest) with ``count`` dice: E(d) = 1 +
+    sum over totals t < d of P(t) E(d - t), a room reached this turn counting 1."""
+    totals = {t: float(p) for t, p in Dice(count, sides).total_distribution().items()}
+    table = [1.0]
+    for d in range(1, longest + 1):
+        table.append(1.0 + sum(p * table[d - t] for t, p in totals.items() if t < d))
+    return tuple(table)

@@ -1,0 +1,225 @@
+"""The table's quick detectives: one for the board games, one for the card games.
+
+They are the opponents a :class:`~cluedo_lab.views.table.Table` seats by default: each plays
+its family's own rules of thumb from its seat's record (its hand, the face-up cards, every
+event as it saw it), its legal actions and the public table, and never reads the deal. The
+strategy lab's players are in :mod:`cluedo_lab.bots.strategies`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import cast
+
+from ..games.board_game import BoardGame
+from ..games.card_2002 import CardGame2002
+from ..games.card_game import CardGame
+from ..games.game import Action, Game
+from ..knowledge.engine import Knowledge
+from ..records import ENVELOPE
+from ..rules.errors import Contradiction
+from . import board_moves
+from .action_cards import action_card_play, likeliest_suggestion, ranked
+from .board_moves import find_action
+from .notes import CardNotes, exact_notes, paper_notes
+from .showing import card_to_show_in_card_game, card_to_show_on_board
+
+__all__ = ["BoardDetective", "CardDetective", "QuickDetective"]
+
+
+@dataclass
+class BoardDetective:
+    """Goes where a suggestion teaches most per turn spent (:mod:`cluedo_lab.bots.
+    board_moves`), asks the suspect and weapon that teach most there, and accuses as soon as
+    its own record proves the solution.
+
+    Notes are retaken only after new events. With ``exact=False``, or once its record is
+    contradictory (as after a false witness), the bot keeps paper notes instead
+    (``paper`` tells). No clock is consulted, so the same seed gives the same game on any
+    machine. After ``patience`` rounds without a proof it accuses its likeliest guess, so no
+    game runs forever.
+    """
+
+    seed: int = 0
+    exact: bool = True
+    model: str = "uniform"
+    patience: int = 150
+    rng: random.Random = field(init=False, repr=False)
+    paper: bool = field(init=False, default=False)
+    _game: tuple[int, int] | None = field(init=False, repr=False, default=None)
+    _notes: tuple[tuple[int, int, int], CardNotes] | None = field(init=False, repr=False,
+                                                                 default=None)
+    _worth: tuple[CardNotes, dict[str, float]] | None = field(init=False, repr=False,
+                                                             default=None)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def notes(self, game: BoardGame, seat: int) -> CardNotes:
+        """This seat's notes, retaken only when new events have arrived."""
+        key = (id(game), seat, len(game.events))
+        if self._notes is not None and self._notes[0] == key:
+            return self._notes[1]
+        if self._game != (id(game), seat):
+            self._game = (id(game), seat)
+            self.paper = not self.exact
+        record = game.record(seat)
+        notes = None
+        if not self.paper:
+            try:
+                notes = exact_notes(Knowledge(record, self.model))
+            except Contradiction:
+                self.paper = True
+        if notes is None:
+            notes = paper_notes(record)
+        self._notes = (key, notes)
+        return notes
+
+    def room_worth(self, game: BoardGame, seat: int, notes: CardNotes) -> dict[str, float]:
+        """Each room's worth to this seat (computed once per notes)."""
+        if self._worth is None or self._worth[0] is not notes:
+            self._worth = (notes, board_moves.room_worth(game, seat, notes, self.rng))
+        return self._worth[1]
+
+    def choose(self, game: BoardGame, seat: int) -> Action:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {a.kind for a in legal}
+        if kinds & {"show", "reveal"}:
+            return card_to_show_on_board(
+                game, seat, [a for a in legal if a.kind in ("show", "reveal")], self.rng)
+        notes = self.notes(game, seat)
+        if "clue" in kinds:
+            return board_moves.clue_target(game, notes, [a for a in legal if a.kind == "clue"],
+                                           self.rng)
+        if "check" in kinds:
+            return next(a for a in legal if a.kind == "check")
+        if "accuse" in kinds:
+            guess = notes.solution
+            if guess is None and game.turn_number > self.patience * len(game.names):
+                guess = self._best_guess(game, notes)
+            if guess is not None:
+                return find_action(legal, "accuse", cards=tuple(guess))
+        if "suggest" in kinds:
+            room = game.room_of(seat)
+            assert room is not None   # a suggestion is made in a room
+            named = board_moves.best_suggestion(game, seat, notes, room, self.rng)[1]
+            return find_action(legal, "suggest", cards=named)
+        if kinds & {"roll", "stay", "passage"}:
+            return board_moves.start_turn(game, seat, self.room_worth(game, seat, notes),
+                                          legal, self.rng)
+        if "move" in kinds:
+            return board_moves.move_piece(game, self.room_worth(game, seat, notes), legal,
+                                          self.rng)
+        if "end" in kinds:
+            return find_action(legal, "end")
+        return self.rng.choice(legal)  # pragma: no cover - every phase is handled above
+
+    def _best_guess(self, game: BoardGame, notes: CardNotes) -> tuple[str, ...]:
+        picks = [max(ids, key=lambda c: (notes.envelope[c], self.rng.random()))
+                 for ids in (game.fixed.suspects, game.fixed.weapons, game.fixed.rooms)]
+        return tuple(sorted(picks, key=game.fixed.order.__getitem__))
+
+
+@dataclass
+class CardDetective:
+    """Asks about cards it is not yet sure of and accuses as soon as its record proves the
+    solution (``Knowledge.solution()``). Asked to show a card, it repeats one the asker has
+    already seen from it when it can, so it gives away as little as possible."""
+
+    seed: int = 0
+    model: str = "uniform"
+    rng: random.Random = field(init=False, repr=False)
+    _known: tuple[CardGame, int, int, Knowledge] | None = field(init=False, repr=False,
+                                                                default=None)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def knowledge(self, game: CardGame, seat: int) -> Knowledge:
+        """The knowledge of ``seat``'s own record, recounted only when new events arrive."""
+        record = game.record(seat)
+        cached = self._known
+        if cached and cached[0] is game and cached[1:3] == (seat, len(record.events)):
+            return cached[3]
+        known = Knowledge(record, self.model)
+        self._known = (game, seat, len(record.events), known)
+        return known
+
+    def choose(self, game: CardGame, seat: int) -> Action:
+        legal = game.legal_actions()
+        kinds = {a.kind for a in legal}
+        if "show" in kinds:
+            return card_to_show_in_card_game(game, seat, legal, self.rng)
+        known = self.knowledge(game, seat)
+        solution = known.solution()
+        if "decline" in kinds or (kinds == {"accuse"}):
+            return self._join(game, known, solution, legal)
+        if solution is not None and "accuse" in kinds:
+            return _pick(legal, "accuse", cards=set(solution))
+        env = {c.id: known.probability(c, ENVELOPE) for c in game.edition.cards}
+        if "ask" in kinds:
+            return _pick(legal, "ask", items=set(self._question(game, env)))
+        if "suggest" in kinds:
+            return _pick(legal, "suggest", cards=set(likeliest_suggestion(game, env, self.rng)))
+        if "play" in kinds:
+            # only the 2002 game has action cards
+            return action_card_play(cast(CardGame2002, game), seat, known, env, legal, self.rng)
+        if "end" in kinds:
+            return Action.make("end", seat)
+        return self.rng.choice(legal)
+
+    def _question(self, game: CardGame, env: dict[str, Fraction]) -> list[str]:
+        """What to ask (2018 and its variants): the ``question.items`` uncertain cards most
+        likely in the envelope, or one card of each category when the question names one of
+        each."""
+        q = game.edition.question
+        if q.form == "one-per-category":
+            return [ranked([c.id for c in cat.cards], env, self.rng)[0]
+                    for cat in game.edition.categories]
+        uncertain = ranked([c for c, p in env.items() if 0 < p < 1], env, self.rng)
+        rest = ranked([c for c in env if c not in uncertain], env, self.rng)
+        return (uncertain + rest)[:q.items]
+
+    def _join(self, game: CardGame, known: Knowledge, solution: tuple[str, ...] | None,
+              legal: Sequence[Action]) -> Action:
+        """Join an accusation when sure, when forced, or when the game ends anyway."""
+        others = len(getattr(game, "accusing", ()))
+        forced = not any(a.kind == "decline" for a in legal)
+        if solution is None and (forced or others >= 2):
+            dist = known.envelope_distribution()
+            solution = max(dist, key=lambda k: (dist[k], self.rng.random()))
+        if solution is None:
+            return next(a for a in legal if a.kind == "decline")
+        return _pick(legal, "accuse", cards=set(solution))
+
+
+def _pick(legal: Sequence[Action], kind: str, **want: set[str]) -> Action:
+    """The legal action of ``kind`` whose card lists are exactly the wanted sets."""
+    for action in legal:
+        if action.kind == kind and all(set(action.get(k, ())) == v for k, v in want.items()):
+            return action
+    raise RuntimeError(f"no legal {kind} with {want}")  # pragma: no cover
+
+
+class QuickDetective:
+    """The table's default opponent: on a board it walks where a suggestion teaches most,
+    at cards it asks about what it is unsure of; it accuses once its record proves the
+    solution."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.board = BoardDetective(seed)
+        self.cards = CardDetective(seed)
+
+    def __repr__(self) -> str:
+        return f"QuickDetective(seed={self.seed})"
+
+    def choose(self, game: Game, seat: int) -> Action:
+        if game.edition.family == "board":
+            return self.board.choose(cast(BoardGame, game), seat)
+        return self.cards.choose(cast(CardGame, game), seat)
