@@ -20,9 +20,10 @@ from collections.abc import Callable
 import pytest
 
 from cluedo_lab.bots.explorer import ExplorerBot
+from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.board_game import BoardGame
-from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.records import ENVELOPE, Record
 from cluedo_lab.rules.board import Board, load_board

@@ -23,9 +23,10 @@ from test_board_game import envelope, hand, of_kind, quiet_action, refused
 from cluedo_lab.bots import make_bot as strategy_bot
 from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.bots.quick_detectives import BoardDetective
+from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.board_game import BoardGame
-from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.rules.variant import variant
 

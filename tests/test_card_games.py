@@ -17,11 +17,12 @@ from collections.abc import Callable
 import pytest
 
 from cluedo_lab.bots.explorer import ExplorerBot
+from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.card_2002 import CardGame2002
 from cluedo_lab.games.card_2018 import CardGame2018
 from cluedo_lab.games.card_game import CardGame
-from cluedo_lab.games.game import Action, RandomBot
+from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.lab.play import play_log

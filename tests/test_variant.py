@@ -15,8 +15,8 @@ from gamegen import edition_path, random_record
 from oracle import ENVELOPE, FACE_UP, Table, brute_force, every_deal
 
 from cluedo_lab.bots import table_bot as make_bot
+from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import game_from_json, new_game
-from cluedo_lab.games.game import RandomBot
 from cluedo_lab.knowledge.advice import rank_questions
 from cluedo_lab.knowledge.constraints import violated
 from cluedo_lab.knowledge.engine import Knowledge

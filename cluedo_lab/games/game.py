@@ -22,8 +22,8 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..records import Record
 from ..records.seats import seat_view
@@ -249,8 +249,9 @@ class Game(ABC):
             state[key] = value
         state.update(kept)
 
-    def play(self, bots: Sequence[Bot], max_actions: int = 100_000) -> int | None:
-        """Let ``bots`` (one per seat) play to the end; returns the winner."""
+    def play(self, bots: Sequence[Any], max_actions: int = 100_000) -> int | None:
+        """Let ``bots`` (one per seat, each with ``choose(game, seat)``: see :mod:`cluedo_lab.bots`)
+        play to the end; returns the winner."""
         if len(bots) != len(self.names):
             raise ValueError(f"need {len(self.names)} bots, got {len(bots)}")
         for _ in range(max_actions):
@@ -368,20 +369,3 @@ def edition_of(ref: Edition | str | Mapping[str, Any]) -> Edition:
         return variant_from_dict(ref).edition
     return load_edition(ref)
 
-
-class Bot(Protocol):
-    def choose(self, game: Game, seat: int) -> Action: ...
-
-
-@dataclass
-class RandomBot:
-    """Plays a uniformly random legal action (seeded)."""
-
-    seed: int = 0
-    rng: random.Random = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
-
-    def choose(self, game: Game, seat: int) -> Action:
-        return self.rng.choice(game.legal_actions())
