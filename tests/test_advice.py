@@ -188,7 +188,7 @@ def test_best_first_question_agrees_with_the_variant_figures(answer):
 
     game = variant("cluedo-classic-1949", answer=answer)
     hand = ["plum", "rope", "hall", "dagger", "study", "green"]
-    record = game.record(["Ann", "Bob", "Cy"], observer="Ann", hand=hand)
+    record = Record.for_variant(game, ["Ann", "Bob", "Cy"], observer="Ann", hand=hand)
     best = rank_questions(Knowledge(record))[0]
     _, bits = vf.best_first_question(game, hand, players=3)
     assert math.isclose(best.gain, bits, abs_tol=1e-9)
