@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 PORT   ?= 8888
 APP_PORT ?= 8866
 
-.PHONY: lab app test unit notebooks outputs lint bench clean
+.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,7 @@ app: $(VENV)/.lab-installed
 		--port=$(APP_PORT) --no-browser
 
 ## make test: install the test extras and run unit tests, lint and every notebook under nbval.
-test: $(VENV)/.test-installed
-	$(BIN)/ruff check cluedo_lab tests benchmarks
+test: lint wheel-check
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests notebooks \
 		--nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
@@ -44,8 +43,14 @@ notebooks: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
+## make lint: ruff and the layer contracts (pyproject.toml).
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check cluedo_lab tests benchmarks
+	$(BIN)/lint-imports
+
+## make wheel-check: build the wheel, install it in a fresh venv and run it from elsewhere.
+wheel-check: $(BIN)/python
+	tests/wheel_check.sh $(BIN)/python
 
 ## make outputs: re-run every notebook and store its outputs (after changing the library).
 outputs: $(VENV)/.test-installed

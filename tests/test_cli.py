@@ -328,3 +328,15 @@ def test_solve_text_refuter_uniform(capsys, tmp_path):
     assert code == 0
     assert "Consistent deals:" in out
     assert notepad_row(out, "Green", 4)[-1] == "16/29"
+
+
+def test_lessons_are_copied_and_never_overwritten_unasked(capsys, tmp_path):
+    assert main(["lessons", str(tmp_path)]) == 0
+    assert (tmp_path / "00_start_here.ipynb").is_file()
+    assert (tmp_path / "app" / "classroom.ipynb").is_file()
+    (tmp_path / "00_start_here.ipynb").write_text("mine")
+    assert main(["lessons", str(tmp_path)]) == 2
+    assert "--force" in capsys.readouterr().err
+    assert (tmp_path / "00_start_here.ipynb").read_text() == "mine"
+    assert main(["lessons", str(tmp_path), "--force"]) == 0
+    assert (tmp_path / "00_start_here.ipynb").read_text() != "mine"

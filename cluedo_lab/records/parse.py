@@ -269,7 +269,7 @@ class _Parser:
                             f"{self.out[name]}) and takes no further part", key)
         return name
 
-    def _seen_card(self, raw: Mapping, viewers: Sequence[str], key: str = "card",
+    def _seen_card(self, raw: Mapping[str, Any], viewers: Sequence[str], key: str = "card",
                    field: str | None = None) -> Card | None:
         field = field or key
         if raw.get(key) is None:
@@ -281,7 +281,7 @@ class _Parser:
                             field)
         return card
 
-    def _named(self, raw: Mapping, key: str, arity_rule: str) -> tuple[Card, ...]:
+    def _named(self, raw: Mapping[str, Any], key: str, arity_rule: str) -> tuple[Card, ...]:
         named = self._cards(raw[key], key)
         edition = self.edition
         if arity_rule == "question":
@@ -302,7 +302,7 @@ class _Parser:
                                 + ", ".join(cat.name for cat in edition.categories), key)
         return named
 
-    def _suggest(self, raw: Mapping) -> Suggest:
+    def _suggest(self, raw: Mapping[str, Any]) -> Suggest:
         by = raw["by"]
         named = self._named(raw, "suggest", "question")
         passed = raw.get("passed", [])
@@ -337,7 +337,7 @@ class _Parser:
             raise self.fail(f"{card.name} was not one of the cards asked about", "card")
         return Suggest(self.position, raw, named, by, tuple(passed), shown_by, card)
 
-    def _suggest_every(self, raw: Mapping, named: tuple[Card, ...], passed: list,
+    def _suggest_every(self, raw: Mapping[str, Any], named: tuple[Card, ...], passed: list[Any],
                        order: tuple[str, ...]) -> Suggest:
         """Every player who can shows one card: ``showed`` maps each of them to the card
         (null when the observer did not see it); ``passed`` lists the others in order."""
@@ -376,21 +376,21 @@ class _Parser:
             showed.append((name, card))
         return Suggest(self.position, raw, named, by, tuple(passed), None, None, tuple(showed))
 
-    def _accuse(self, raw: Mapping) -> Accuse:
+    def _accuse(self, raw: Mapping[str, Any]) -> Accuse:
         named = self._named(raw, "accuse", "accusation")
         correct = raw.get("correct")
         if not isinstance(correct, bool):
             raise self.fail("expected true or false", "correct")
         return Accuse(self.position, raw, named, raw["by"], correct)
 
-    def _snoop(self, raw: Mapping) -> Snoop:
+    def _snoop(self, raw: Mapping[str, Any]) -> Snoop:
         target = self._present(self._player(raw["snoop"], "snoop"), "snoop")
         if target == raw["by"]:
             raise self.fail("a player snoops on someone else", "snoop")
         card = self._seen_card(raw, [raw["by"]])
         return Snoop(self.position, raw, target, raw["by"], card)
 
-    def _all_snoop(self, raw: Mapping) -> AllSnoop:
+    def _all_snoop(self, raw: Mapping[str, Any]) -> AllSnoop:
         direction = raw["all_snoop"]
         if direction not in ("left", "right"):
             raise self.fail("expected 'left' or 'right'", "all_snoop")
@@ -425,7 +425,7 @@ class _Parser:
                             f", not {value!r}", key)
         return feature, value
 
-    def _super_sleuth(self, raw: Mapping) -> SuperSleuth:
+    def _super_sleuth(self, raw: Mapping[str, Any]) -> SuperSleuth:
         by = raw["by"]
         feature, value = self._feature(raw["super_sleuth"], "super_sleuth")
         showed_raw = raw.get("showed", {})
@@ -457,7 +457,7 @@ class _Parser:
         return SuperSleuth(self.position, raw, feature, value, by, tuple(showed),
                            ordered_nothing)
 
-    def _private_tip(self, raw: Mapping) -> PrivateTip:
+    def _private_tip(self, raw: Mapping[str, Any]) -> PrivateTip:
         by = raw["by"]
         if "to" not in raw:
             raise self.fail("missing: who gave the tip", "to")
@@ -491,7 +491,7 @@ class _Parser:
                 raise self.fail("this tip returns one card at most", "cards")
         return PrivateTip(self.position, raw, by, to, category, every, feature, value, cards)
 
-    def _room_card(self, raw: Mapping) -> RoomCard:
+    def _room_card(self, raw: Mapping[str, Any]) -> RoomCard:
         pile = raw["room_card"]
         if pile not in self.piles:
             raise self.fail(f"no face-down card lies in {pile!r}; piles are "
@@ -499,7 +499,7 @@ class _Parser:
         card = self._seen_card(raw, [raw["by"]])
         return RoomCard(self.position, raw, pile, raw["by"], card)
 
-    def _show(self, raw: Mapping) -> Show:
+    def _show(self, raw: Mapping[str, Any]) -> Show:
         shower = self._player(raw["show"], "show")
         if "to" not in raw:
             raise self.fail("missing: who was shown the card", "to")
@@ -509,6 +509,6 @@ class _Parser:
         card = self._seen_card(raw, [shower, to])
         return Show(self.position, raw, shower, to, card)
 
-    def _reveal(self, raw: Mapping) -> Reveal:
+    def _reveal(self, raw: Mapping[str, Any]) -> Reveal:
         card = self._card(raw["reveal"], "reveal")
         return Reveal(self.position, raw, card, raw["by"])
