@@ -315,14 +315,6 @@ def compare(games: Sequence[Edition | Variant | str], players: int | Sequence[in
     return TextTable(("", *(f.name for f in found)), rows)
 
 
-def as_record(figure: Figures) -> dict[str, Any]:
-    """The figures as plain JSON values (a fraction as "p/q")."""
-    return {"name": figure.name, "players": figure.players, "seat": figure.seat,
-            "envelopes": figure.envelopes, "deals": figure.deals,
-            "accusation": str(figure.accusation),
-            "first_question_bits": figure.first_question_bits}
-
-
 # ---------------------------------------------------------------------------------------------
 # By simulation
 # ---------------------------------------------------------------------------------------------
