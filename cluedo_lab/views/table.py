@@ -523,7 +523,7 @@ class Table(InteractiveView):
             lines.append("Destination markers: " + ", ".join(
                 f"{n} {shown(g, m)}" for n, m in zip(g.names, markers, strict=True)
                 if m is not None))
-        if hasattr(g, "status"):
+        if hasattr(g, "board"):   # where the pieces and weapons stand
             lines += g.status().splitlines()
         return lines
 
