@@ -163,5 +163,5 @@ def test_a_deal_prints_without_memory_addresses():
     d = deal(load_edition("cluedo-the-card-game-2002"), 3, seed=4)
     for text in (repr(d), str(d), to_html(d)):
         assert "0x" not in text
-    assert repr(d).startswith("Deal('cluedo-the-card-game-2002', players=3, seed=4")
+    assert repr(d).startswith("<Deal cluedo-the-card-game-2002: 3 players, seed 4, envelope ")
     assert str(d).count("Seat ") == 3

@@ -782,3 +782,15 @@ def test_public_view_drops_what_only_the_observer_saw():
     assert public.events[0].card is None and public.events[0].shown_by == "B"
     assert public.events[1].named == record.events[1].named
     assert record.events[0].card is not None  # the original is untouched
+
+
+def test_a_record_reprs_in_brackets_and_prints_as_a_story():
+    path = Path(__file__).parent / "records" / "classic-3p-ann.json"
+    record = Record.from_dict(json.loads(path.read_text()))
+    assert repr(record) == "<Record cluedo-classic-1949: Ann, Bob, Cy; observer 'Ann'; 4 events>"
+    assert repr(record.public()).endswith("; public; 4 events>")
+    lines = str(record).splitlines()
+    assert lines[0] == "Cluedo: Ann (6 cards), Bob (6 cards), Cy (6 cards)"
+    assert lines[1].startswith("Seen by Ann, holding Rope, Hall")
+    assert lines[2:] == [event.describe() for event in record.events]
+    assert "Seen by everybody" in str(record.public())

@@ -153,6 +153,21 @@ class Record:
         return parse_record(data if fresh else copy.deepcopy(data), edition)
 
     def __repr__(self) -> str:
-        who = f"observer={self.observer!r}" if self.observer else "public"
-        return (f"Record({self.edition.id!r}, players={list(self.player_names)}, {who}, "
-                f"{len(self.events)} events)")
+        who = f"observer {self.observer!r}" if self.observer else "public"
+        return (f"<Record {self.edition.id}: {', '.join(self.player_names)}; {who}; "
+                f"{len(self.events)} events>")
+
+    def __str__(self) -> str:
+        """The record as a reader at the table would tell it: who plays, what the observer
+        holds, then every event in order."""
+        lines = [f"{self.edition.name}: " + ", ".join(
+            f"{p.name} ({p.hand_size} cards)" for p in self.players)]
+        if self.observer is not None:
+            lines.append(f"Seen by {self.observer}, holding "
+                         f"{', '.join(c.name for c in self.hand) or 'nothing'}")
+        else:
+            lines.append("Seen by everybody (public knowledge)")
+        if self.face_up:
+            lines.append(f"Face up: {', '.join(c.name for c in self.face_up)}")
+        lines += [event.describe() for event in self.events]
+        return "\n".join(lines)

@@ -50,8 +50,8 @@ class Deal:
         raise KeyError(card)
 
     def __repr__(self) -> str:
-        return (f"Deal({self.edition.id!r}, players={self.players}, seed={self.seed}, "
-                f"envelope={[c.id for c in self.envelope]})")
+        return (f"<Deal {self.edition.id}: {self.players} players, seed {self.seed}, "
+                f"envelope {', '.join(c.id for c in self.envelope)}>")
 
     def __str__(self) -> str:
         lines = [f"Envelope: {', '.join(c.name for c in self.envelope)}"]
