@@ -33,6 +33,7 @@ from ..records import (
     Suggest,
     SuperSleuth,
 )
+from ..rules.edition import Card
 from .problem import Factor, Place, Problem, at_least_one, chosen_uniformly, not_all
 
 MODELS = ("uniform", "refuter-uniform")
@@ -62,8 +63,10 @@ class Constraint:
         return f"{text} ({self.reason})" if self.reason else text
 
 
-def _c(kind: str, place: str, cards: Iterable, source: int, reason: str) -> Constraint:
-    return Constraint(kind, place, tuple(getattr(c, "id", c) for c in cards), source, reason)
+def _c(kind: str, place: str, cards: Iterable[Card | str], source: int,
+       reason: str) -> Constraint:
+    ids = tuple(c if isinstance(c, str) else c.id for c in cards)
+    return Constraint(kind, place, ids, source, reason)
 
 
 def setup_constraints(record: Record) -> list[Constraint]:
@@ -116,6 +119,7 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
             out.append(_c(HOLDS, event.target, [event.card], n, "seen by snooping"))
     elif isinstance(event, AllSnoop):
         if event.card is not None:
+            assert event.seen_from is not None  # set whenever the observer saw a card
             out.append(_c(HOLDS, event.seen_from, [event.card], n, "seen in All Snoop"))
     elif isinstance(event, SuperSleuth):
         feature_cards = record.edition.cards_with(event.feature, event.value)
@@ -141,6 +145,7 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
                            f"{event.to} gave all their {event.category} cards")
                         for card in rest]
             elif not event.cards:
+                assert event.feature is not None and event.value is not None  # a feature tip
                 out += [_c(LACKS, event.to, [card], n, f"{event.to} had no {event.value} card")
                         for card in record.edition.cards_with(event.feature, event.value)]
     elif isinstance(event, RoomCard):
@@ -150,6 +155,7 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
         if event.card is not None:
             out.append(_c(HOLDS, event.shower, [event.card], n, f"{event.shower} showed it"))
     elif isinstance(event, Reveal):
+        assert event.card is not None  # a reveal always names its card
         out.append(_c(HOLDS, event.by, [event.card], n, "revealed to everybody"))
     return out
 

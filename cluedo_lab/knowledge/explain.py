@@ -94,7 +94,10 @@ class Deduction:
     # -- bookkeeping -------------------------------------------------------------------------
     def value(self, card: str, place: str) -> bool | None:
         step = self.cells.get((card, place))
-        return None if step is None else step.fact.holds
+        if step is None:
+            return None
+        assert step.fact is not None  # only _add fills cells, always with a fact
+        return step.fact.holds
 
     def _add(self, rule: str, fact: Fact, premises: Sequence[Fact], events: Sequence[int],
              text: str) -> bool:
@@ -103,6 +106,7 @@ class Deduction:
         key = (fact.card, fact.place)
         old = self.cells.get(key)
         if old is not None:
+            assert old.fact is not None  # only _add fills cells, always with a fact
             if old.fact.holds != fact.holds:
                 self._contradict((old.fact, *premises), events,
                                  f"{fact.text(self.edition)}, yet step {old.number} found "
@@ -140,6 +144,7 @@ class Deduction:
     def _one_place(self) -> bool:
         changed = False
         for (card, place), step in list(self.cells.items()):
+            assert step.fact is not None  # only _add fills cells, always with a fact
             if not step.fact.holds:
                 continue
             for other in self.places:
@@ -308,7 +313,8 @@ class Deduction:
                     used |= live
             deck_order = {c.id: i for i, c in enumerate(self.edition.cards)}
             groups = "; ".join(
-                "{" + ", ".join(self._name(c) for c in sorted(live, key=deck_order.get)) + "}"
+                "{" + ", ".join(self._name(c)
+                                for c in sorted(live, key=deck_order.__getitem__)) + "}"
                 for live, _ in chosen)
             events = tuple(sorted({clause.source for _, clause in chosen}))
             premises = tuple(Fact(c, place, True) for c in held)
@@ -358,9 +364,9 @@ class Explanation:
     fact: Fact
     method: str  # "rules", "contradiction", "cases" or "count"
     events: tuple[int, ...]
+    edition: Edition
     steps: list[Step] = field(default_factory=list)
     cases: list[tuple[Fact, list[Step]]] = field(default_factory=list)
-    edition: Edition | None = None
     event_texts: dict[int, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
