@@ -6,14 +6,19 @@ import itertools
 import math
 import operator
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from .prepared import prepare
 from .problem import Factor, Problem, Weight, exact
 
-Answer = tuple[str, str] | tuple[str] | tuple | None
+Answer = tuple[Any, ...] | None
+"""``(player, card)``, ``(player,)``, a tuple of those (every who can) or None."""
+Shown = tuple[Any, ...]
+"""An every-who-can answer: each ``(player, card)`` or ``(player,)`` shown, in order."""
+Ways = Callable[[int, tuple[int, ...]], int]
+"""A DP's ``ways`` in the counter, where every factor is scaled to whole numbers."""
 
 
 class AnswerCounter:
@@ -63,8 +68,8 @@ class AnswerCounter:
             # States get small numbers: the walks key their memos by them.
             self._ids: dict[tuple[int, ...], int] = {}
             self.states: list[tuple[int, ...]] = []
-            self._live: dict[int, list] = {}
-            self._walkers: dict[tuple, _Question] = {}
+            self._live: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
+            self._walkers: dict[tuple[tuple[str, ...], bool, int], _Question] = {}
             choices = ([(ks, weight, 1, new) for ks, weight, new in self.envelope_moves]
                        if self.envelope_moves is not None else [({}, 1, 0, prep.start)])
             # Each envelope choice stands for ``ways`` envelopes with equal shares: count
@@ -88,14 +93,17 @@ class AnswerCounter:
         depend on the question, so they are computed once and shared by every question."""
         found = self._live.get(sid)
         if found is None:
+            assert self.prep is not None   # no moves are asked of a problem with no deal
             dp = self.prep.dp
+            ways = cast(Ways, dp.ways)
             state = self.states[sid]
             found = []
             for new, weight, _ in dp.transitions(step, state):
-                rest = dp.ways(step + 1, new)
+                rest = ways(step + 1, new)
                 if rest:
                     taken = tuple([was - now for was, now in zip(state, new, strict=True)])
-                    found.append((self.state_id(new), weight, weight * rest, taken))
+                    whole = cast(int, weight)
+                    found.append((self.state_id(new), whole, whole * rest, taken))
             self._live[sid] = found
         return found
 
@@ -123,12 +131,13 @@ class AnswerCounter:
         common = self.common
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
         for weight, step, new, keys in self.starts:
-            multiplier = weight * prep.constant * (common // len(keys))
+            multiplier = cast(int, weight * prep.constant) * (common // len(keys))
             for key in keys:
                 inside = set(key)
                 free = tuple(c for c in question.loose if c not in inside)
+                answers: Mapping[Answer, int]
                 if self.every:
-                    answers = question.every_walk(free, 0, step, new)
+                    answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
                 else:
                     free = tuple(sorted(free))
                     walker = self.walker(free + held, sees_card, question.scale)
@@ -157,8 +166,9 @@ class _Question:
     def __init__(self, counter: AnswerCounter, named: Sequence[str], sees_card: bool,
                  scale: int | None = None):
         prep = counter.prep
+        assert prep is not None   # questions are asked only of a problem with deals
         self.counter = counter
-        self.dp = prep.dp
+        self.ways = cast(Ways, prep.dp.ways)
         self.sees_card = sees_card
         self.fixed_named: dict[int, list[str]] = defaultdict(list)
         for card in named:
@@ -171,6 +181,7 @@ class _Question:
         classes = self.named_classes = tuple(self.by_class)
         # How many cards of each named class a state holds or a move takes (one number for
         # one class, as the fast itemgetter gives it).
+        self.pick: Callable[[tuple[int, ...]], Any]
         if classes:
             self.pick = operator.itemgetter(*classes)
         else:
@@ -182,15 +193,15 @@ class _Question:
         self.scale = scale or (math.factorial(len(named)) if counter.every
                                else math.lcm(*range(1, len(named) + 1)))
         self.memo: dict[tuple[str, ...], list[dict[int, Any]]] = {}
-        self.outcomes: dict[tuple, dict[tuple[int, ...], tuple[int, int, int]]] = {}
-        self.unpacked: dict[tuple, dict[Answer, int]] = {}
-        self.split_memo: dict[tuple, tuple[list[tuple[list[str], int]], int]] = {}
+        self.outcomes: dict[tuple[Any, ...], dict[Any, tuple[int, int, int]]] = {}
+        self.unpacked: dict[tuple[Any, ...], dict[Answer, int]] = {}
+        self.split_memo: dict[tuple[Any, ...], tuple[list[tuple[list[str], int]], int]] = {}
         # First-who-can answers are few: each is a field of one packed integer, wide enough
         # for the whole count, so adding up answers over moves is one integer operation.
         answers: list[Answer] = [None]
         for who in counter.answerers:
             answers += [(who, card) for card in named] if sees_card else [(who,)]
-        width = (self.scale * self.dp.ways(0, prep.start)).bit_length() + 1
+        width = (self.scale * self.ways(0, prep.start)).bit_length() + 1
         self.shift = {answer: i * width for i, answer in enumerate(answers)}
         self.mask = (1 << width) - 1
 
@@ -199,13 +210,13 @@ class _Question:
         """Each set of the free named cards a hand may take (``taken`` of the ``left``
         cards of each named card's class), with its chance as a numerator over one common
         denominator (returned second)."""
-        if not isinstance(left, tuple):
-            left, taken = (left,), (taken,)
-        key = (free, left, taken)
+        lefts = left if isinstance(left, tuple) else (left,)
+        takens = taken if isinstance(taken, tuple) else (taken,)
+        key = (free, lefts, takens)
         found = self.split_memo.get(key)
         if found is None:
             parts = []
-            for k, r, t in zip(self.named_classes, left, taken, strict=True):
+            for k, r, t in zip(self.named_classes, lefts, takens, strict=True):
                 cards = [c for c in self.by_class[k] if c in free]
                 m = len(cards)
                 parts.append([(list(chosen), math.comb(r - m, t - j))
@@ -213,7 +224,7 @@ class _Question:
                               for chosen in itertools.combinations(cards, j)])
             options = [([c for cards, _ in combo for c in cards], math.prod(n for _, n in combo))
                        for combo in itertools.product(*parts)]
-            denominator = math.prod(math.comb(r, t) for r, t in zip(left, taken, strict=True))
+            denominator = math.prod(math.comb(r, t) for r, t in zip(lefts, takens, strict=True))
             found = self.split_memo[key] = (options, denominator)
         return found
 
@@ -267,19 +278,19 @@ class _Question:
         state number ``sid``."""
         memos = self.memos(free)
         memo = memos[a]
-        found = memo.get(sid)
+        found: int | None = memo.get(sid)
         if found is not None:
             return found
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            total = memo[sid] = self.dp.ways(step, state) * self.scale
+            total = memo[sid] = self.ways(step, state) * self.scale
             return total
         who = counter.answerers[a]
         here = self.fixed_named[counter.index[who]]
         if counter.step_of.get(counter.index[who]) != step:
             # This answerer's hand is already known: they show or pass for certain.
-            total = memo[sid] = (self.dp.ways(step, state) * self.unit(who, here) if here
+            total = memo[sid] = (self.ways(step, state) * self.unit(who, here) if here
                                  else self.first_walk(free, a + 1, step, sid))
             return total
         # Each move's chances depend only on how many of each named class it takes.
@@ -314,20 +325,20 @@ class _Question:
         return total
 
     def every_walk(self, free: tuple[str, ...], a: int, step: int, sid: int
-                   ) -> dict[Answer, int]:
+                   ) -> dict[Shown, int]:
         """Every-who-can answers from answerer ``a`` on, given the ``free`` named cards."""
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            return {(): self.dp.ways(step, state) * self.scale}
+            return {(): self.ways(step, state) * self.scale}
         memo = self.memos(free)[a]
-        found = memo.get(sid)
+        found: dict[Shown, int] | None = memo.get(sid)
         if found is not None:
             return found
         who = counter.answerers[a]
         place = counter.index[who]
         here = self.fixed_named[place]
-        result: dict[Answer, int] = {}
+        result: dict[Shown, int] = {}
         if counter.step_of.get(place) != step:
             later = self.every_walk(free, a + 1, step, sid)
             result = memo[sid] = self.then(who, here, 1, later) if here else later
@@ -347,12 +358,12 @@ class _Question:
         memo[sid] = result
         return result
 
-    def then(self, who: str, held: list[str], weight: int, later: Mapping[Answer, int]
-             ) -> dict[Answer, int]:
+    def then(self, who: str, held: list[str], weight: int, later: Mapping[Shown, int]
+             ) -> dict[Shown, int]:
         """``who`` shows (one of) ``held``, then the ``later`` answers follow. Each later
         weight already carries ``scale``, and the k's along an answer divide it, so the
         division by len(held) is exact."""
-        result: dict[Answer, int] = {}
+        result: dict[Shown, int] = {}
         for suffix, value in later.items():
             if not value:
                 continue
