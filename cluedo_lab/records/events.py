@@ -161,4 +161,5 @@ class Reveal(Event):
     by: str = ""
 
     def describe(self) -> str:
+        assert self.card is not None  # a reveal always names its card
         return f"event {self.position}: {self.by} revealed {self.card.name} to everybody"

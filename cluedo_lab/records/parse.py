@@ -85,6 +85,12 @@ class _Parser:
         self.loaded = edition
         self.position: int | None = None
 
+    @property
+    def at(self) -> int:
+        """The position of the event being parsed: events are only built inside the event loop."""
+        assert self.position is not None
+        return self.position
+
     def fail(self, problem: str, key: str | None = None) -> RecordError:
         return RecordError(problem, event=self.position, field=key)
 
@@ -335,7 +341,7 @@ class _Parser:
         card = self._seen_card(raw, [by, shown_by] if shown_by else [])
         if card is not None and card not in named:
             raise self.fail(f"{card.name} was not one of the cards asked about", "card")
-        return Suggest(self.position, raw, named, by, tuple(passed), shown_by, card)
+        return Suggest(self.at, raw, named, by, tuple(passed), shown_by, card)
 
     def _suggest_every(self, raw: Mapping[str, Any], named: tuple[Card, ...], passed: list[Any],
                        order: tuple[str, ...]) -> Suggest:
@@ -370,25 +376,26 @@ class _Parser:
             card = None
             if showed_raw[name] is not None:
                 card = self._seen_card({"card": showed_raw[name]}, [by, name], field="showed")
+                assert card is not None  # the raw card is not None, so it was parsed
                 if card not in named:
                     raise self.fail(f"{card.name} was not one of the cards asked about",
                                     "showed")
             showed.append((name, card))
-        return Suggest(self.position, raw, named, by, tuple(passed), None, None, tuple(showed))
+        return Suggest(self.at, raw, named, by, tuple(passed), None, None, tuple(showed))
 
     def _accuse(self, raw: Mapping[str, Any]) -> Accuse:
         named = self._named(raw, "accuse", "accusation")
         correct = raw.get("correct")
         if not isinstance(correct, bool):
             raise self.fail("expected true or false", "correct")
-        return Accuse(self.position, raw, named, raw["by"], correct)
+        return Accuse(self.at, raw, named, raw["by"], correct)
 
     def _snoop(self, raw: Mapping[str, Any]) -> Snoop:
         target = self._present(self._player(raw["snoop"], "snoop"), "snoop")
         if target == raw["by"]:
             raise self.fail("a player snoops on someone else", "snoop")
         card = self._seen_card(raw, [raw["by"]])
-        return Snoop(self.position, raw, target, raw["by"], card)
+        return Snoop(self.at, raw, target, raw["by"], card)
 
     def _all_snoop(self, raw: Mapping[str, Any]) -> AllSnoop:
         direction = raw["all_snoop"]
@@ -409,7 +416,7 @@ class _Parser:
                 raise self.fail(f"with All Snoop {direction}, {self.observer} looks at "
                                 f"{seen_from}'s hand, not {raw['from']}'s", "from")
         card = self._seen_card(raw, present)
-        return AllSnoop(self.position, raw, direction, raw["by"], card,
+        return AllSnoop(self.at, raw, direction, raw["by"], card,
                         seen_from if card else None)
 
     def _feature(self, spec: Any, key: str) -> tuple[str, str]:
@@ -417,10 +424,10 @@ class _Parser:
                                                           "all"}:
             raise self.fail("expected {\"feature\": ..., \"value\": ...}", key)
         feature, value = spec.get("feature"), spec.get("value")
-        if feature not in self.edition.features:
+        if not isinstance(feature, str) or feature not in self.edition.features:
             raise self.fail(f"unknown feature {feature!r}; {self.edition.name} has "
                             f"{sorted(self.edition.features)}", key)
-        if value not in self.edition.features[feature].values:
+        if not isinstance(value, str) or value not in self.edition.features[feature].values:
             raise self.fail(f"{feature} is one of {list(self.edition.features[feature].values)}"
                             f", not {value!r}", key)
         return feature, value
@@ -450,11 +457,12 @@ class _Parser:
             if showed_raw[name] is not None:
                 card = self._seen_card({"card": showed_raw[name]}, [by, name],
                                        field="showed")
+                assert card is not None  # the raw card is not None, so it was parsed
                 if card.features.get(feature) != value:
                     raise self.fail(f"{card.name} is not a {value} card", "showed")
             showed.append((name, card))
         ordered_nothing = tuple(n for n in opponents if n in nothing)
-        return SuperSleuth(self.position, raw, feature, value, by, tuple(showed),
+        return SuperSleuth(self.at, raw, feature, value, by, tuple(showed),
                            ordered_nothing)
 
     def _private_tip(self, raw: Mapping[str, Any]) -> PrivateTip:
@@ -489,7 +497,7 @@ class _Parser:
                     raise self.fail(f"{card.name} does not answer this tip", "cards")
             if not every and len(cards) > 1:
                 raise self.fail("this tip returns one card at most", "cards")
-        return PrivateTip(self.position, raw, by, to, category, every, feature, value, cards)
+        return PrivateTip(self.at, raw, by, to, category, every, feature, value, cards)
 
     def _room_card(self, raw: Mapping[str, Any]) -> RoomCard:
         pile = raw["room_card"]
@@ -497,7 +505,7 @@ class _Parser:
             raise self.fail(f"no face-down card lies in {pile!r}; piles are "
                             f"{list(self.piles)}", "room_card")
         card = self._seen_card(raw, [raw["by"]])
-        return RoomCard(self.position, raw, pile, raw["by"], card)
+        return RoomCard(self.at, raw, pile, raw["by"], card)
 
     def _show(self, raw: Mapping[str, Any]) -> Show:
         shower = self._player(raw["show"], "show")
@@ -507,8 +515,8 @@ class _Parser:
         if to == shower:
             raise self.fail("a card is shown to someone else", "to")
         card = self._seen_card(raw, [shower, to])
-        return Show(self.position, raw, shower, to, card)
+        return Show(self.at, raw, shower, to, card)
 
     def _reveal(self, raw: Mapping[str, Any]) -> Reveal:
         card = self._card(raw["reveal"], "reveal")
-        return Reveal(self.position, raw, card, raw["by"])
+        return Reveal(self.at, raw, card, raw["by"])

@@ -230,7 +230,7 @@ class Walk:
         step = 0
         while frontier and (steps is None or step < steps):
             step += 1
-            following = []
+            following: list[Node] = []
             for node in frontier:
                 for there in self.adjacent[node]:
                     if there in dist or there in blocked:

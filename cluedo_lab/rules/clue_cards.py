@@ -110,7 +110,7 @@ def parse_clue_deck(raw: dict, source: str = "(deck)") -> ClueDeck:
     items = raw.get("cards")
     if not isinstance(items, list) or not items:
         raise fail("cards", "expected at least one [[cards]] entry")
-    kinds = []
+    kinds: list[ClueCard] = []
     for index, item in enumerate(items):
         where = f"cards[{index}]"
         if not isinstance(item, dict):

@@ -23,7 +23,8 @@ def data_dir() -> Path:
     checkout = Path(__file__).resolve().parents[2] / "data"
     if checkout.is_dir():
         return checkout
-    raise EditionError(f"the kit's data folder is missing (looked in {packaged} and {checkout}); "
+    raise EditionError("cluedo_lab", "data",
+                       f"the kit's data folder is missing (looked in {packaged} and {checkout}); "
                        "reinstall cluedo-lab")
 
 

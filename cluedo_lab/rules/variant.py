@@ -458,11 +458,13 @@ def _normalize(base: Edition, options: Mapping[str, Any]
         out["drop"] = {c: [card.id for card in drop[c]] for c in order if c in drop}
     if add:
         out["add"] = {c: add[c] for c in order if c in add}
-    if hands and hands != _default_hands(players, rest, dealt):
-        out["hands"] = list(hands)
+    if hands:
+        assert players is not None  # the hand sizes fix the player count
+        if hands != _default_hands(players, rest, dealt):
+            out["hands"] = list(hands)
     changes = tuple((k, json.dumps(out[k])) for k in OPTIONS if k in out)
     rules = {"players": players, "rest": rest, "face_down": face_down,
-             "hands": list(hands) if "hands" in out else None, "items": items, "form": form,
+             "hands": list(out["hands"]) if "hands" in out else None, "items": items, "form": form,
              "answer": answer, "wrong": wrong, "drop": out.get("drop", {}),
              "add": out.get("add", {})}
     return changes, rules
