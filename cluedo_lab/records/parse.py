@@ -235,7 +235,7 @@ class _Parser:
     def _player(self, name: Any, key: str) -> str:
         if name not in self.names:
             raise self.fail(f"{name!r} is not a player {list(self.names)}", key)
-        return name
+        return str(name)
 
     # -- events -------------------------------------------------------------------------------
     KINDS = {"suggest": ({"by", "passed", "shown_by", "card", "showed"}, "_suggest"),
@@ -266,7 +266,8 @@ class _Parser:
             self._player(raw["by"], "by")
             if kind != "reveal":
                 self._present(raw["by"], "by")
-        return getattr(self, method)(raw)
+        event: Event = getattr(self, method)(raw)
+        return event
 
     def _present(self, name: str, key: str) -> str:
         """``name``, refused if they left the game after a wrong accusation."""

@@ -99,7 +99,8 @@ class Record:
         return Record.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
-        return json.loads(json.dumps(self.source))
+        data: dict[str, Any] = json.loads(json.dumps(self.source))
+        return data
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.source, indent=indent)

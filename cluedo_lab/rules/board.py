@@ -618,7 +618,7 @@ def _parse(text: str, source: str, stem: str) -> Board:
     )
 
 
-def _text(header: dict, key: str, fail: Any, default: str | None = None) -> str:
+def _text(header: dict[str, Any], key: str, fail: Any, default: str | None = None) -> str:
     value = header.get(key, default)
     if value is None:
         raise fail(key, "missing")

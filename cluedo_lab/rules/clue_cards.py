@@ -16,6 +16,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .data import clue_deck_path
 from .errors import EditionError
@@ -88,7 +89,7 @@ def load_clue_deck(path: str | Path | None = None) -> ClueDeck:
     return parse_clue_deck(raw, source)
 
 
-def parse_clue_deck(raw: dict, source: str = "(deck)") -> ClueDeck:
+def parse_clue_deck(raw: dict[str, Any], source: str = "(deck)") -> ClueDeck:
     """Check a parsed deck table field by field, then build the deck."""
     def fail(field: str, problem: str) -> EditionError:
         return EditionError(source, field, problem)

@@ -342,7 +342,7 @@ class _Reader:
     def fail(self, path: str, problem: str) -> EditionError:
         return EditionError(self.source, path, problem)
 
-    def table(self, data: Any, path: str, allowed: Iterable[str]) -> dict:
+    def table(self, data: Any, path: str, allowed: Iterable[str]) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise self.fail(path, f"expected a table, got {_kind(data)}")
         unknown = sorted(set(data) - set(allowed))
@@ -351,7 +351,7 @@ class _Reader:
                             f"unknown field; expected one of {sorted(allowed)}")
         return data
 
-    def get(self, data: dict, key: str, path: str, kind: type | tuple, *,
+    def get(self, data: dict[str, Any], key: str, path: str, kind: type | tuple[type, ...], *,
             required: bool = True, default: Any = None) -> Any:
         where = f"{path}.{key}" if path else key
         if key not in data:
@@ -363,25 +363,25 @@ class _Reader:
             raise self.fail(where, f"expected {_expected(kind)}, got {_kind(value)} {value!r}")
         return value
 
-    def choice(self, data: dict, key: str, path: str, options: Iterable[str], *,
+    def choice(self, data: dict[str, Any], key: str, path: str, options: Iterable[str], *,
                required: bool = True, default: str | None = None) -> str:
-        value = self.get(data, key, path, str, required=required, default=default)
+        value: str = self.get(data, key, path, str, required=required, default=default)
         options = tuple(options)
         if value not in options:
             where = f"{path}.{key}" if path else key
             raise self.fail(where, f"expected one of {list(options)}, got {value!r}")
         return value
 
-    def positive(self, data: dict, key: str, path: str, *, minimum: int = 1,
+    def positive(self, data: dict[str, Any], key: str, path: str, *, minimum: int = 1,
                  required: bool = True, default: int | None = None) -> int:
-        value = self.get(data, key, path, int, required=required, default=default)
+        value: int = self.get(data, key, path, int, required=required, default=default)
         if value < minimum:
             raise self.fail(f"{path}.{key}" if path else key,
                             f"expected an integer >= {minimum}, got {value}")
         return value
 
-    def ident(self, data: dict, key: str, path: str) -> str:
-        value = self.get(data, key, path, str)
+    def ident(self, data: dict[str, Any], key: str, path: str) -> str:
+        value: str = self.get(data, key, path, str)
         if not ID_PATTERN.match(value):
             raise self.fail(f"{path}.{key}" if path else key,
                             f"expected a lower-case id like 'lead-piping', got {value!r}")
@@ -393,12 +393,12 @@ def _kind(value: Any) -> str:
             int: "an integer", float: "a float"}.get(type(value), type(value).__name__)
 
 
-def _expected(kind: type | tuple) -> str:
+def _expected(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(_kind(k()) if k is not bool else "a boolean" for k in kinds)
 
 
-def _merge(base: dict, override: dict) -> dict:
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     """Variant files override their base table by table; arrays and values are replaced."""
     merged = dict(base)
     for key, value in override.items():
@@ -409,7 +409,7 @@ def _merge(base: dict, override: dict) -> dict:
     return merged
 
 
-def _read_toml(path: Path) -> dict:
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -432,7 +432,7 @@ def load_edition(ref: str | Path, *, directory: Path | None = None) -> Edition:
     return _build(_layered(path, ()), path.name, _Reader(path.name))
 
 
-def edition_data(ref: str | Path, *, directory: Path | None = None) -> dict:
+def edition_data(ref: str | Path, *, directory: Path | None = None) -> dict[str, Any]:
     """The checked data of an edition file (its ``extends`` chain laid over its base), as
     plain dicts and lists: a starting point for building a variant in Python."""
     path = _resolve(ref, directory).resolve()
@@ -473,7 +473,7 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     return candidate
 
 
-def _layered(path: Path, chain: tuple[Path, ...]) -> dict:
+def _layered(path: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
     """The file's tables laid over those of the edition it ``extends`` (recursively).
 
     The base must load on its own first, so a mistake in it is reported against the base file,
@@ -503,14 +503,14 @@ def _layered(path: Path, chain: tuple[Path, ...]) -> dict:
     return merged
 
 
-def _merge_assumptions(base: list, own: list) -> list:
+def _merge_assumptions(base: list[Any], own: list[Any]) -> list[Any]:
     """Inherited assumptions, with any the variant restates (same ``about``) replaced by its own."""
     restated = {a.get("about"): a for a in own if isinstance(a, dict)}
     kept = [restated.pop(a["about"], a) for a in base]
     return kept + [a for a in own if not isinstance(a, dict) or a.get("about") in restated]
 
 
-def _build(raw: dict, source: str, r: _Reader) -> Edition:
+def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
     """Check every field, then build the edition: an error leaves no half-made object behind."""
     schema = r.get(raw, "schema", "", int)
     if schema != SCHEMA_VERSION:
@@ -579,7 +579,7 @@ def _build(raw: dict, source: str, r: _Reader) -> Edition:
     )
 
 
-def _features(raw: dict, r: _Reader) -> dict[str, Feature]:
+def _features(raw: dict[str, Any], r: _Reader) -> dict[str, Feature]:
     table = r.get(raw, "features", "", dict, required=False, default={})
     features: dict[str, Feature] = {}
     for feature_id, spec in table.items():
@@ -599,7 +599,8 @@ def _features(raw: dict, r: _Reader) -> dict[str, Feature]:
     return features
 
 
-def _categories(raw: dict, r: _Reader, features: dict[str, Feature]) -> tuple[Category, ...]:
+def _categories(raw: dict[str, Any], r: _Reader,
+                features: dict[str, Feature]) -> tuple[Category, ...]:
     items = r.get(raw, "categories", "", list)
     if len(items) < 1:
         raise r.fail("categories", "expected at least one category")
@@ -658,7 +659,7 @@ def _card(spec: Any, path: str, category: str, features: dict[str, Feature],
     return Card(card_id, name, category, values, tuple(aliases))
 
 
-def _deal(raw: dict, r: _Reader, category_ids: list[str],
+def _deal(raw: dict[str, Any], r: _Reader, category_ids: list[str],
           categories: tuple[Category, ...]) -> DealRules:
     spec = r.table(r.get(raw, "deal", "", dict), "deal",
                    {"envelope", "spares", "face_down", "face_down_places", "hands"})
@@ -695,7 +696,7 @@ def _deal(raw: dict, r: _Reader, category_ids: list[str],
                      tuple(hands))
 
 
-def _question(raw: dict, r: _Reader, categories: tuple[Category, ...]) -> QuestionRules:
+def _question(raw: dict[str, Any], r: _Reader, categories: tuple[Category, ...]) -> QuestionRules:
     spec = r.table(r.get(raw, "question", "", dict), "question",
                    {"items", "form", "place", "answer", "reenter_to_repeat"})
     items = r.positive(spec, "items", "question")
@@ -714,7 +715,7 @@ def _question(raw: dict, r: _Reader, categories: tuple[Category, ...]) -> Questi
                                 default=False))
 
 
-def _accusation(raw: dict, r: _Reader) -> AccusationRules:
+def _accusation(raw: dict[str, Any], r: _Reader) -> AccusationRules:
     spec = r.table(r.get(raw, "accusation", "", dict), "accusation",
                    {"limit", "wrong", "anywhere", "simultaneous", "two_player_both_accuse"})
     return AccusationRules(
@@ -728,7 +729,7 @@ def _accusation(raw: dict, r: _Reader) -> AccusationRules:
                                      required=False, default=False))
 
 
-def _dice(raw: dict, r: _Reader) -> Dice | None:
+def _dice(raw: dict[str, Any], r: _Reader) -> Dice | None:
     if "dice" not in raw:
         return None
     spec = r.table(r.get(raw, "dice", "", dict), "dice", {"count", "sides", "icon_faces"})
@@ -748,7 +749,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
 }
 
 
-def _actions(raw: dict, r: _Reader, features: dict[str, Feature],
+def _actions(raw: dict[str, Any], r: _Reader, features: dict[str, Feature],
              category_ids: list[str]) -> tuple[tuple[ActionCardKind, ...], int]:
     if "actions" not in raw:
         return (), 0
@@ -786,7 +787,7 @@ def _actions(raw: dict, r: _Reader, features: dict[str, Feature],
     return tuple(kinds), hand
 
 
-def _assumptions(raw: dict, r: _Reader) -> tuple[Assumption, ...]:
+def _assumptions(raw: dict[str, Any], r: _Reader) -> tuple[Assumption, ...]:
     items = r.get(raw, "assumptions", "", list, required=False, default=[])
     out = []
     for index, item in enumerate(items):

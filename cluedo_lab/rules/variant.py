@@ -39,7 +39,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .edition import (
     ANSWERS,
@@ -55,6 +55,9 @@ from .edition import (
     register_edition,
 )
 from .errors import CluedoLabError, EditionError
+
+if TYPE_CHECKING:
+    from .deal import Deal
 
 OPTIONS = ("players", "spares", "face_down", "items", "form", "answer", "wrong", "drop", "add",
            "hands")
@@ -131,7 +134,7 @@ class Variant:
         return out
 
     # -- using it ----------------------------------------------------------------------------
-    def deal(self, seed: int | None = None, players: int | None = None):
+    def deal(self, seed: int | None = None, players: int | None = None) -> Deal:
         """A seeded deal of the variant (see :func:`cluedo_lab.deal.deal`)."""
         from .deal import deal
         return deal(self.edition, self.player_count(players), seed)
@@ -294,9 +297,10 @@ def _cached_data(ref: str) -> str:
     return json.dumps(edition_data(ref))
 
 
-def _base_data(ref: str) -> dict:
+def _base_data(ref: str) -> dict[str, Any]:
     """The base's data (read and checked once per session)."""
-    return json.loads(_cached_data(ref))
+    data: dict[str, Any] = json.loads(_cached_data(ref))
+    return data
 
 
 @lru_cache(maxsize=32)
@@ -487,7 +491,7 @@ def _check_choice(o: Mapping[str, Any], key: str, choices: Sequence[str]) -> Non
         raise VariantError(f"{key}: expected one of {list(choices)}, got {o[key]!r}", [key])
 
 
-def _category_table(base: Edition, value: Any, option: str) -> dict[str, list]:
+def _category_table(base: Edition, value: Any, option: str) -> dict[str, list[Any]]:
     if not isinstance(value, Mapping):
         raise VariantError(f"{option}: expected {{category: [cards]}}, e.g. "
                            f"{{{base.categories[1].id!r}: [...]}}", [option])
@@ -504,9 +508,9 @@ def _category_table(base: Edition, value: Any, option: str) -> dict[str, list]:
     return out
 
 
-def _drop(base: Edition, value: Any) -> dict[str, list]:
+def _drop(base: Edition, value: Any) -> dict[str, list[Any]]:
     table = _category_table(base, value, "drop")
-    out: dict[str, list] = {}
+    out: dict[str, list[Any]] = {}
     for category, names in table.items():
         cards = []
         for name in names:
@@ -525,11 +529,11 @@ def _drop(base: Edition, value: Any) -> dict[str, list]:
     return out
 
 
-def _add(base: Edition, value: Any) -> dict[str, list]:
+def _add(base: Edition, value: Any) -> dict[str, list[Any]]:
     """New cards as the data file would write them: ``{"id", "name", <features>}``."""
     table = _category_table(base, value, "add")
     taken = {normalize(k) for c in base.cards for k in (c.id, c.name, *c.aliases)}
-    out: dict[str, list] = {}
+    out: dict[str, list[Any]] = {}
     for category, specs in table.items():
         features = [f for f in base.features.values() if f.category == category]
         cards = []
@@ -571,7 +575,7 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "card"
 
 
-def _apply(data: dict, base: Edition, rules: Mapping[str, Any]) -> dict:
+def _apply(data: dict[str, Any], base: Edition, rules: Mapping[str, Any]) -> dict[str, Any]:
     """The base's data with the rules in effect written in."""
     raw = copy.deepcopy(data)
     for category in raw["categories"]:
