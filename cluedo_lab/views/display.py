@@ -29,14 +29,16 @@ RENDERERS: dict[tuple[str, str], tuple[str, str, str]] = {
                                                         "tournament_html"),
 }
 
-_FORMATTERS = {"text/html": "text/html", "image/svg+xml": "image/svg+xml"}
+def _function(module: str, function: str) -> Any:
+    """A drawing function of a views module, imported when first needed."""
+    return getattr(import_module(f"cluedo_lab.views.{module}"), function)
 
 
 def _renderer(obj: Any, mime: str) -> Any:
     for cls in type(obj).__mro__:
         entry = RENDERERS.get((cls.__module__, cls.__qualname__))
         if entry is not None and entry[0] == mime:
-            return getattr(import_module(f"cluedo_lab.views.{entry[1]}"), entry[2])
+            return _function(entry[1], entry[2])
     return None
 
 
@@ -56,9 +58,9 @@ def to_svg(obj: Any) -> str:
     return str(render(obj))
 
 
-def _lazy(mime: str, module: str, function: str) -> Any:
+def _lazy(module: str, function: str) -> Any:
     def show(obj: Any) -> str:
-        return str(getattr(import_module(f"cluedo_lab.views.{module}"), function)(obj))
+        return str(_function(module, function)(obj))
     return show
 
 
@@ -74,5 +76,5 @@ def install(shell: Any = None) -> bool:
         return False
     formatters = shell.display_formatter.formatters
     for (module, name), (mime, views_module, function) in RENDERERS.items():
-        formatters[mime].for_type_by_name(module, name, _lazy(mime, views_module, function))
+        formatters[mime].for_type_by_name(module, name, _lazy(views_module, function))
     return True
