@@ -1,0 +1,228 @@
+"""A learner's own notepad: their marks, checked and hinted by the engine, never filled in by it.
+
+The exact notepad (:class:`~cluedo_lab.knowledge.Knowledge`) knows every cell; a student learns
+by working the cells out. :class:`LearnerNotes` holds what the student wrote — "holds", "lacks"
+or "maybe" in a cell, and optionally a chance in percent — and answers three questions without
+giving the game away:
+
+* :meth:`LearnerNotes.check` counts marks that are wrong and marks that the events do not yet
+  justify, without saying which (unless asked);
+* :meth:`LearnerNotes.hint` names the next deduction that follows from what is on the page: the
+  rule and the events it rests on, then (at a deeper level) the cells it uses, never its result;
+* :meth:`LearnerNotes.reveal` shows the engine's cell, on request.
+
+"On the page" means the student's correct marks: the next hint is the first step of the
+engine's rule-by-rule deduction whose conclusion the student has not written down yet, so every
+earlier step — its premises among them — is already there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..knowledge.engine import Knowledge, cell_text
+from ..knowledge.explain import Fact, Step
+
+__all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerNotes"]
+
+HOLDS, LACKS, MAYBE = "holds", "lacks", "maybe"
+MARKS = (HOLDS, LACKS, MAYBE)
+SYMBOLS = {HOLDS: "✓", LACKS: "✗", MAYBE: "?"}
+
+Cell = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """How a page of marks stands against the record: counts first, the cells on request."""
+
+    right: int
+    wrong: tuple[Cell, ...]
+    unjustified: tuple[Cell, ...]
+    chances_off: tuple[Cell, ...]
+    still_open: int
+
+    @property
+    def all_right(self) -> bool:
+        return not (self.wrong or self.unjustified or self.chances_off)
+
+    def __str__(self) -> str:
+        parts = [f"{_count(self.right, 'mark')} right"]
+        if self.wrong:
+            parts.append(f"{_count(len(self.wrong), 'mark')} wrong (the events rule it out)")
+        if self.unjustified:
+            parts.append(f"{_count(len(self.unjustified), 'mark')} not yet justified "
+                         "(it could be so, but the events do not force it)")
+        if self.chances_off:
+            parts.append(f"{_count(len(self.chances_off), 'chance')} off by more than one "
+                         "percentage point")
+        text = "; ".join(parts) + "."
+        if self.still_open:
+            text += (f" {_count(self.still_open, 'more cell')} can be worked out from the "
+                     "events.")
+        elif self.all_right:
+            text += " Everything that can be deduced is on your page."
+        return text
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The next deduction: its rule and events always, its premises at level 2, its cell at 3."""
+
+    step: Step
+    premises: tuple[str, ...]
+    events: tuple[str, ...]
+    answer: str
+    row: str
+
+    @property
+    def rule(self) -> str:
+        return self.step.rule_name
+
+    def text(self, level: int = 1) -> str:
+        if self.step.rule == "observed":
+            where = self.events[0] if self.events else "the set-up"
+            lines = [f"Something is written in plain view: read {where} again."]
+        else:
+            lines = [f"Try the rule \u201c{self.rule}\u201d."]
+            if self.events:
+                lines.append("It rests on " + "; ".join(self.events) + ".")
+        if level >= 2 and self.step.rule == "observed":
+            lines.append(f"Look at the {self.row} row.")
+        elif level >= 2 and self.premises:
+            lines.append("Use what your page already says: " + "; ".join(self.premises) + ".")
+        if level >= 3:
+            lines.append(f"It gives: {self.answer}.")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text(1)
+
+
+class LearnerNotes:
+    """A student's marks over one record's card × place table.
+
+    The notes follow ``knowledge``: after ``knowledge.add(event)`` the same notes are checked
+    against the longer record, as a notepad at the table would be.
+    """
+
+    def __init__(self, knowledge: Knowledge):
+        self.knowledge = knowledge
+        self.marks: dict[Cell, str] = {}
+        self.chances: dict[Cell, Fraction] = {}
+        self._deduction: tuple[int, list[Step]] | None = None
+
+    # -- writing -----------------------------------------------------------------------------
+    def _cell(self, card: str, place: str) -> Cell:
+        k = self.knowledge
+        card_id = k.card(card).id
+        if place not in k.places:
+            raise KeyError(f"no place {place!r}; places are {list(k.places)}")
+        return card_id, place
+
+    def mark(self, card: str, place: str, mark: str | None) -> LearnerNotes:
+        """Write ``"holds"``, ``"lacks"`` or ``"maybe"`` in a cell (None rubs it out)."""
+        cell = self._cell(card, place)
+        if mark is None:
+            self.marks.pop(cell, None)
+        elif mark not in MARKS:
+            raise ValueError(f"a mark is one of {', '.join(MARKS)}, not {mark!r}")
+        else:
+            self.marks[cell] = mark
+        return self
+
+    def cycle(self, card: str, place: str) -> str | None:
+        """The next mark in the order blank → holds → lacks → maybe → blank (one click)."""
+        cell = self._cell(card, place)
+        order: list[str | None] = [None, *MARKS]
+        new = order[(order.index(self.marks.get(cell)) + 1) % len(order)]
+        self.mark(*cell, new)
+        return new
+
+    def estimate(self, card: str, place: str, percent: float | Fraction | None) -> LearnerNotes:
+        """Write the student's chance for a cell, in percent (None rubs it out)."""
+        cell = self._cell(card, place)
+        if percent is None:
+            self.chances.pop(cell, None)
+            return self
+        value = Fraction(percent)
+        if not 0 <= value <= 100:
+            raise ValueError(f"a chance in percent is between 0 and 100, not {percent}")
+        self.chances[cell] = value / 100
+        return self
+
+    def symbol(self, card: str, place: str) -> str:
+        """What the student's cell shows: ✓, ✗, ? or their chance, else blank."""
+        cell = self._cell(card, place)
+        if cell in self.marks:
+            return SYMBOLS[self.marks[cell]]
+        if cell in self.chances:
+            return f"{float(self.chances[cell] * 100):.1f}%"
+        return ""
+
+    # -- checking ----------------------------------------------------------------------------
+    def check(self) -> CheckResult:
+        """Count right, wrong and not-yet-justified marks, and the cells still to work out."""
+        k = self.knowledge
+        known = k.known()
+        right: list[Cell] = []
+        wrong: list[Cell] = []
+        unjustified: list[Cell] = []
+        for cell, mark in sorted(self.marks.items()):
+            if mark == MAYBE:
+                (wrong if cell in known else right).append(cell)
+                continue
+            if cell not in known:  # open: the mark could be so, but nothing forces it
+                unjustified.append(cell)
+            elif known[cell] == (mark == HOLDS):
+                right.append(cell)
+            else:
+                wrong.append(cell)
+        off = tuple(cell for cell, chance in sorted(self.chances.items())
+                    if abs(chance - k.probability(*cell)) > Fraction(1, 100))
+        written = {cell for cell in right if self.marks[cell] != MAYBE}
+        still_open = sum(1 for cell in known if cell not in written)
+        return CheckResult(len(right), tuple(wrong), tuple(unjustified), off, still_open)
+
+    def _on_page(self, fact: Fact) -> bool:
+        mark = self.marks.get((fact.card, fact.place))
+        return mark == (HOLDS if fact.holds else LACKS)
+
+    def _steps(self) -> list[Step]:
+        """The engine's deduction of the current record (kept until the record grows)."""
+        size = len(self.knowledge.record.events)
+        if self._deduction is None or self._deduction[0] != size:
+            self._deduction = (size, self.knowledge.deduction().steps)
+        return self._deduction[1]
+
+    def hint(self) -> Hint | None:
+        """The next deduction that follows from the page, or None when the rules reach no
+        further (a fact that needs cases or counting is left to :meth:`Knowledge.explain`)."""
+        k = self.knowledge
+        edition = k.edition
+        events = {e.position: e for e in k.record.events}
+        for step in self._steps():
+            if step.fact is None or self._on_page(step.fact):
+                continue
+            premises = tuple(p.text(edition) for p in step.premises)
+            cited = tuple(f"event {n} ({events[n].describe()})" if n in events
+                          else "the set-up (your own cards and the hand sizes)"
+                          for n in step.events)
+            return Hint(step, premises, cited, step.fact.text(edition),
+                        edition.card(step.fact.card).name)
+        return None
+
+    def reveal(self, card: str, place: str) -> str:
+        """The engine's cell, as the exact notepad shows it."""
+        return cell_text(self.knowledge.probability(*self._cell(card, place)))
+
+    def __repr__(self) -> str:
+        record = self.knowledge.record
+        who = record.observer or "the public"
+        return (f"<LearnerNotes {record.edition.id} for {who}: {len(self.marks)} marks, "
+                f"{len(self.chances)} chances>")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

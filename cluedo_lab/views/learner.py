@@ -1,0 +1,210 @@
+"""The learner's notepad: the student fills the grid, the engine checks, hints and reveals.
+
+A thin skin over :class:`~cluedo_lab.lab.learner.LearnerNotes`. A click on a cell cycles its
+mark (blank → ✓ holds → ✗ not there → ? maybe → blank); **Check** counts wrong and
+not-yet-justified marks without saying which, **Which?** then outlines them; **Hint** names the
+next deduction's rule and events, and a second and third press add the cells it uses and its
+result; **Reveal** switches the grid to the engine's exact notepad (and back). Every button
+calls an ordinary method, so tests and notebooks can drive it without a browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..knowledge.engine import Knowledge
+from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes
+from .base import InteractiveView, pre, slug
+from .reprs import knowledge_html
+
+if TYPE_CHECKING:
+    import ipywidgets
+
+MARK_COLOURS = {HOLDS: "#c8e6c9", LACKS: "#eeeeee", MAYBE: "#fff9c4", None: "white"}
+FLAGGED_BORDER = "3px solid #c62828"
+LEGEND = ("Click a cell to cycle its mark: ✓ holds the card, ✗ does not, ? not sure. "
+          "Check counts your mistakes; Hint points to the next step; Reveal shows the "
+          "engine's notepad.")
+
+
+class LearnerNotepad(InteractiveView):
+    """A student's own card × place grid over one record, with Check, Hint and Reveal."""
+
+    def __init__(self, knowledge: Knowledge | LearnerNotes):
+        self.notes = knowledge if isinstance(knowledge, LearnerNotes) else LearnerNotes(knowledge)
+        self.revealed = False
+        self.message = LEGEND
+        self.flagged: tuple[tuple[str, str], ...] = ()
+        self._last_check: CheckResult | None = None
+        self._hint_level = 0
+        self._hint_step: int | None = None
+        self._buttons: dict[tuple[str, str], Any] = {}
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return self.notes.knowledge
+
+    # -- what the buttons do -----------------------------------------------------------------
+    def click(self, card: str, place: str) -> str | None:
+        """One click on a cell: the next mark (while the engine's notepad is hidden)."""
+        if self.revealed:
+            self.message = "Switch Reveal off to write on your own page."
+            self._update()
+            return self.notes.marks.get((self.knowledge.card(card).id, place))
+        mark = self.notes.cycle(card, place)
+        self.flagged, self._last_check = (), None
+        self._update()
+        return mark
+
+    def mark(self, card: str, place: str, mark: str | None) -> LearnerNotepad:
+        self.notes.mark(card, place, mark)
+        self.flagged, self._last_check = (), None
+        self._update()
+        return self
+
+    def check(self) -> str:
+        self._last_check = self.notes.check()
+        self.flagged = ()
+        self.message = str(self._last_check)
+        self._update()
+        return self.message
+
+    def which(self) -> str:
+        """After Check: outline the wrong and unjustified marks."""
+        result = self._last_check or self.notes.check()
+        self.flagged = result.wrong + result.unjustified + result.chances_off
+        self.message = ("The outlined cells need another look." if self.flagged
+                        else "No mark needs another look.")
+        self._update()
+        return self.message
+
+    def hint(self) -> str:
+        """The next deduction: press again for more of it (rule, then cells, then result)."""
+        hint = self.notes.hint()
+        if hint is None:
+            self.message = ("The rules reach nothing more from your page. Cells still open "
+                            "need a count of deals or a case split: see the exact notepad.")
+        else:
+            if hint.step.number != self._hint_step:
+                self._hint_step, self._hint_level = hint.step.number, 0
+            self._hint_level = min(self._hint_level + 1, 3)
+            self.message = hint.text(self._hint_level)
+        self._update()
+        return self.message
+
+    def reveal(self, on: bool | None = None) -> LearnerNotepad:
+        """Show the engine's exact notepad instead of the student's (again to hide it)."""
+        self.revealed = (not self.revealed) if on is None else on
+        self.message = ("The engine's notepad: ✓ certain, · certainly not, else the exact "
+                        "chance." if self.revealed else LEGEND)
+        self._update()
+        return self
+
+    def add(self, event: Mapping[str, Any]) -> LearnerNotepad:
+        """A new event at the table: the student's marks stay, the checks follow the record."""
+        self.knowledge.add(event)
+        self._last_check = None
+        self._update()
+        return self
+
+    # -- static ------------------------------------------------------------------------------
+    def _caption(self) -> str:
+        record = self.knowledge.record
+        who = f"{record.observer}'s own notes" if record.observer else "Your notes"
+        events = len(record.events)
+        return f"{who} after {events} event{'s' * (events != 1)}"
+
+    def cell(self, card: str, place: str) -> str:
+        """What a cell shows now: the student's mark, or the engine's value when revealed."""
+        if self.revealed:
+            return self.notes.reveal(card, place)
+        return self.notes.symbol(card, place)
+
+    def __repr__(self) -> str:
+        k = self.knowledge
+        width = max(len(c.name) for c in k.edition.cards) + 1
+        lines = [self._caption(), " " * width + "".join(f"{p[:7]:>8}" for p in k.places)]
+        for card in k.edition.cards:
+            lines.append(f"{card.name:<{width}}"
+                         + "".join(f"{self.cell(card.id, p):>8}" for p in k.places))
+        return "\n".join([*lines, "", self.message])
+
+    def _repr_html_(self) -> str:
+        if self.revealed:
+            grid = knowledge_html(self.knowledge)
+        else:
+            k = self.knowledge
+            head = "".join(f"<th>{escape(p)}</th>" for p in k.places)
+            rows = []
+            for category in k.edition.categories:
+                rows.append(f"<tr><th colspan='{len(k.places) + 1}' style='text-align:left'>"
+                            f"{escape(category.name)}</th></tr>")
+                for card in category.cards:
+                    cells = "".join(
+                        f"<td style='text-align:center;min-width:3em;background:"
+                        f"{MARK_COLOURS[self.notes.marks.get((card.id, p))]}'>"
+                        f"{escape(self.cell(card.id, p))}</td>" for p in k.places)
+                    rows.append(f"<tr><td>{escape(card.name)}</td>{cells}</tr>")
+            grid = (f"<table class='cluedo-learner-grid'><tr><th></th>{head}</tr>"
+                    + "".join(rows) + "</table>")
+        return f"<p><b>{escape(self._caption())}</b></p>{grid}{pre(self.message)}"
+
+    # -- live --------------------------------------------------------------------------------
+    def cell_button(self, card: str, place: str) -> ipywidgets.Button:
+        self.widget()
+        return self._buttons[(self.knowledge.card(card).id, place)]
+
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        k = self.knowledge
+        places = k.places
+        grid: list[w.Widget] = [w.HTML("")]
+        grid += [w.HTML(f"<b>{escape(p)}</b>") for p in places]
+        for category in k.edition.categories:
+            grid.append(w.HTML(f"<b>{escape(category.name)}</b>"))
+            grid += [w.HTML("") for _ in places]
+            for card in category.cards:
+                grid.append(w.HTML(escape(card.name)))
+                for place in places:
+                    button = w.Button(layout=w.Layout(width="auto", height="26px",
+                                                      padding="0 2px"))
+                    button.add_class("cluedo-learner-cell")
+                    button.add_class(f"cluedo-cell-{card.id}-{slug(place)}")
+                    button.on_click(lambda _b, c=card.id, p=place: self.click(c, p))
+                    self._buttons[(card.id, place)] = button
+                    grid.append(button)
+        table = w.GridBox(grid, layout=w.Layout(
+            grid_template_columns=f"max-content repeat({len(places)}, 5.5em)",
+            grid_gap="2px 4px", align_items="center"))
+        buttons = []
+        for label, action, tip in (
+                ("Check", self.check, "How many of my marks are wrong or not yet justified?"),
+                ("Which?", self.which, "Outline the marks that need another look"),
+                ("Hint", self.hint, "The next step (press again for more of it)"),
+                ("Reveal", self.reveal, "Show or hide the engine's exact notepad")):
+            button = w.Button(description=label, tooltip=tip)
+            button.add_class(f"cluedo-learner-{slug(label)}")
+            button.on_click(lambda _b, act=action: act())
+            buttons.append(button)
+        self._caption_widget = w.HTML()
+        self._message = w.HTML()
+        self._message.add_class("cluedo-learner-message")
+        box = w.VBox([self._caption_widget, table, w.HBox(buttons), self._message])
+        box.add_class("cluedo-learner-notepad")
+        return box
+
+    def _refresh(self) -> None:
+        k = self.knowledge
+        for (card, place), button in self._buttons.items():
+            button.description = self.cell(card, place)
+            mark = self.notes.marks.get((card, place))
+            button.style.button_color = ("white" if self.revealed else MARK_COLOURS[mark])
+            button.layout.border = FLAGGED_BORDER if (card, place) in self.flagged else ""
+            button.tooltip = (f"{k.card(card).name} / {place}: "
+                              + (f"{k.probability(card, place)} of the deals"
+                                 if self.revealed else "click to change your mark"))
+        self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
+        self._message.value = pre(self.message)

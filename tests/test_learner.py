@@ -1,0 +1,156 @@
+"""The learner's own notepad: marks checked against brute force, hints that follow the page.
+
+What counts as right, wrong or not yet justified is decided here from every deal of a small deck
+(tests/oracle.py), never from the engine the notes are checked by.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from oracle import brute_force
+
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.lab.learner import HOLDS, LACKS, MARKS, MAYBE, LearnerNotes
+
+RECORDS = Path(__file__).parent / "records"
+SMALL_DECK = {"suspect": ["Plum", "White", "Green"], "weapon": ["Rope", "Knife", "Pipe"],
+              "room": ["Hall", "Study", "Den"]}
+SMALL = {"deck": SMALL_DECK, "players": ["Ann", "Bob", "Cy"], "observer": "Ann",
+         "hand": ["Plum", "Rope"],
+         "events": [{"suggest": ["Green", "Knife", "Hall"], "by": "Ann", "shown_by": "Bob",
+                     "card": "Knife"},
+                    {"suggest": ["White", "Pipe", "Study"], "by": "Bob", "shown_by": "Cy"}]}
+
+
+def truth(record: dict, card: str, place: str) -> str:
+    """Brute force: does the place hold the card in every deal, none, or some?"""
+    p = brute_force(record).probability(card, place)
+    return HOLDS if p == 1 else LACKS if p == 0 else MAYBE
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_check_counts_marks_as_every_deal_says(seed: int) -> None:
+    k = Knowledge.from_dict(SMALL)
+    notes = LearnerNotes(k)
+    rng = random.Random(seed)
+    cells = [(c.id, p) for c in k.edition.cards for p in k.places]
+    for cell in rng.sample(cells, 12):
+        notes.mark(*cell, rng.choice(MARKS))
+    result = notes.check()
+    right = wrong = unjustified = 0
+    for cell, mark in notes.marks.items():
+        fact = truth(SMALL, *cell)
+        if mark == MAYBE:
+            right += fact == MAYBE
+            wrong += fact != MAYBE
+        elif fact == MAYBE:
+            unjustified += 1
+        elif fact == mark:
+            right += 1
+        else:
+            wrong += 1
+    assert (result.right, len(result.wrong), len(result.unjustified)) == (right, wrong,
+                                                                          unjustified)
+    open_cells = sum(1 for cell in cells if truth(SMALL, *cell) != MAYBE
+                     and notes.marks.get(cell) != truth(SMALL, *cell))
+    assert result.still_open == open_cells
+
+
+def test_check_text_counts_without_naming_cells() -> None:
+    notes = LearnerNotes(Knowledge.from_dict(SMALL))
+    notes.mark("Knife", "Bob", HOLDS).mark("Knife", "Cy", HOLDS).mark("Hall", "Cy", HOLDS)
+    text = str(notes.check())
+    assert "1 mark right" in text and "1 mark wrong" in text and "not yet justified" in text
+    assert "Knife" not in text and "Hall" not in text
+
+
+def test_following_every_hint_fills_the_page_the_rules_reach() -> None:
+    k = Knowledge.from_dict(json.loads((RECORDS / "classic-3p-ann.json").read_text()))
+    notes = LearnerNotes(k)
+    seen = []
+    while (hint := notes.hint()) is not None:
+        fact = hint.step.fact
+        assert fact is not None and not notes._on_page(fact)
+        # Everything the step rests on is already on the page: the hint follows from it.
+        assert all(notes._on_page(p) for p in hint.step.premises)
+        notes.mark(fact.card, fact.place, HOLDS if fact.holds else LACKS)
+        seen.append(hint.step.rule)
+    result = notes.check()
+    assert not result.wrong and not result.unjustified
+    assert len(seen) == result.right == len(k.deduction().cells)
+    assert {"observed", "one-place"} <= set(seen)
+
+
+def test_a_hint_names_rule_and_events_first_and_its_result_only_at_level_three() -> None:
+    notes = LearnerNotes(Knowledge.from_dict(SMALL))
+    while (hint := notes.hint()) is not None and hint.step.rule == "observed":
+        fact = hint.step.fact
+        notes.mark(fact.card, fact.place, HOLDS if fact.holds else LACKS)
+    assert hint is not None
+    assert hint.rule in hint.text(1) and hint.answer not in hint.text(1)
+    assert hint.answer not in hint.text(2)
+    assert hint.answer in hint.text(3)
+
+
+def test_chances_are_checked_to_a_percentage_point() -> None:
+    k = Knowledge.from_dict(SMALL)
+    notes = LearnerNotes(k)
+    open_cell = next((c.id, p) for c in k.edition.cards for p in k.places
+                     if k.status(c.id, p) is None)
+    exact = k.probability(*open_cell) * 100
+    notes.estimate(*open_cell, exact + 0.5)
+    assert notes.check().chances_off == ()
+    notes.estimate(*open_cell, exact + 5)
+    assert notes.check().chances_off == (open_cell,)
+    with pytest.raises(ValueError, match="between 0 and 100"):
+        notes.estimate(*open_cell, 140)
+
+
+def test_bad_marks_are_refused_and_change_nothing() -> None:
+    notes = LearnerNotes(Knowledge.from_dict(SMALL))
+    notes.mark("Knife", "Bob", HOLDS)
+    with pytest.raises(ValueError, match="holds, lacks, maybe"):
+        notes.mark("Knife", "Bob", "yes")
+    with pytest.raises(KeyError, match="no place"):
+        notes.mark("Knife", "Dan", HOLDS)
+    assert notes.marks == {("knife", "Bob"): HOLDS}
+
+
+def test_marks_follow_the_record_as_it_grows() -> None:
+    k = Knowledge.from_dict(SMALL)
+    notes = LearnerNotes(k)
+    card = next(c for c in k.edition.cards if k.status(c.id, "Cy") is None)
+    notes.mark(card.id, "Cy", HOLDS)
+    assert notes.check().unjustified == ((card.id, "Cy"),)
+    k.add({"show": "Cy", "to": "Ann", "card": card.name})  # Cy shows Ann the card
+    result = notes.check()
+    assert result.right == 1 and not result.unjustified
+
+
+def test_the_view_cycles_marks_and_reveals_the_engine() -> None:
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import LearnerNotepad
+
+    k = Knowledge.from_dict(SMALL)
+    pad = LearnerNotepad(k)
+    button = pad.cell_button("Knife", "Bob")
+    for expected in ("✓", "✗", "?", ""):
+        button.click()
+        assert button.description == expected == pad.cell("Knife", "Bob")
+    button.click()
+    assert "1 mark right" in pad.check()
+    pad.mark("Hall", "Bob", HOLDS)
+    pad.which()
+    assert pad.cell_button("Hall", "Bob").layout.border
+    assert not pad.cell_button("Knife", "Bob").layout.border
+    first = pad.hint()
+    assert pad.hint() != first  # a second press says more
+    pad.reveal()
+    assert button.description == "✓" and pad.cell("Knife", "Cy") == "·"
+    pad.reveal()
+    assert pad.cell("Knife", "Cy") == ""
+    assert "cluedo-learner-grid" in pad._repr_html_()
