@@ -19,6 +19,7 @@ import pytest
 from cluedo_lab.knowledge.advice import outcome_table, rank_questions
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.knowledge.explain import Deduction, Fact
+from cluedo_lab.lab.learner import BOOKKEEPING
 from cluedo_lab.records import Record
 from cluedo_lab.rules.board import load_board, reach_chance, room_distances, shortest_moves
 from cluedo_lab.rules.dice import Dice
@@ -141,6 +142,37 @@ def test_notepad_static_rendering(ann):
 
 
 # -- Deduction stepper ------------------------------------------------------------------------
+
+def test_next_inference_skips_only_observed_steps(ann):
+    steps = ann.deduction().steps
+    stepper = DeductionStepper.from_knowledge(ann)
+    stepper.widget()
+    visited = []
+    while stepper.position < len(steps):
+        before = stepper.position
+        stepper._next.click()
+        skipped = steps[before:stepper.position - 1]
+        assert all(s.rule in BOOKKEEPING for s in skipped)
+        if stepper.step.rule not in BOOKKEEPING:
+            visited.append(stepper.position)
+    assert visited == [s.number for s in steps if s.rule not in BOOKKEEPING]
+    assert len(visited) >= 2
+    end = stepper.position
+    stepper._previous.click()
+    assert stepper.position == max(n for n in visited if n < end)
+    assert stepper.step.rule not in BOOKKEEPING
+
+
+def test_the_proof_shape_adds_up(ann):
+    steps = ann.deduction().steps
+    shape = DeductionStepper.from_knowledge(ann).shape()
+    assert shape.observed + shape.bookkeeping + shape.inferences == len(steps)
+    assert dict(shape.by_rule) == {r: sum(s.rule_name == r for s in steps)
+                                   for r in {s.rule_name for s in steps
+                                             if s.rule not in BOOKKEEPING}}
+    assert 1 <= shape.depth <= shape.inferences
+    assert str(shape) in DeductionStepper.from_knowledge(ann).text()
+
 
 def test_stepping_forward_shows_step_one(ann):
     deduction = ann.deduction()

@@ -24,9 +24,12 @@ from fractions import Fraction
 from ..knowledge.engine import Knowledge, cell_text
 from ..knowledge.explain import Fact, Step
 
-__all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerNotes"]
+__all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerNotes", "ProofShape",
+           "proof_shape", "BOOKKEEPING"]
 
 HOLDS, LACKS, MAYBE = "holds", "lacks", "maybe"
+BOOKKEEPING = ("observed", "one-place")
+"""Rules that copy what the events say, or cross a card off everywhere else once it is placed."""
 MARKS = (HOLDS, LACKS, MAYBE)
 SYMBOLS = {HOLDS: "✓", LACKS: "✗", MAYBE: "?"}
 
@@ -226,3 +229,59 @@ class LearnerNotes:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+@dataclass(frozen=True)
+class ProofShape:
+    """What a deduction is made of: how much is read off the events, how much is bookkeeping,
+    what is really inferred and by which rules, and how deep the longest chain goes."""
+
+    observed: int
+    bookkeeping: int
+    by_rule: tuple[tuple[str, int], ...]
+    depth: int
+    contradiction: bool
+
+    @property
+    def inferences(self) -> int:
+        return sum(n for _, n in self.by_rule)
+
+    def __str__(self) -> str:
+        total = self.observed + self.bookkeeping + self.inferences + self.contradiction
+        lines = [f"{_count(total, 'step')}: {self.observed} read straight from the events and "
+                 f"the set-up, {self.bookkeeping} crossing a placed card off elsewhere, "
+                 f"{_count(self.inferences, 'real inference')}."]
+        if self.by_rule:
+            lines.append("Real inferences by rule: "
+                         + ", ".join(f"{rule} {n}" for rule, n in self.by_rule) + ".")
+            lines.append(f"The longest chain is {self.depth} inferences deep: a fact that "
+                         f"needs {self.depth - 1} earlier ones before it."
+                         if self.depth > 1 else "Every inference uses observed facts only.")
+        if self.contradiction:
+            lines.append("It ends in a contradiction: the record cannot be true.")
+        return "\n".join(lines)
+
+
+def proof_shape(steps: list[Step]) -> ProofShape:
+    """Summarise a deduction's steps (``Deduction.steps``) for a learner. A chain's depth
+    counts real inferences only: bookkeeping steps pass their premises' depth on."""
+    depth: dict[tuple[str, str], int] = {}
+    counts: dict[str, int] = {}
+    observed = bookkeeping = deepest = 0
+    contradiction = False
+    for step in steps:
+        below = max((depth.get((p.card, p.place), 0) for p in step.premises), default=0)
+        if step.rule == "observed":
+            observed += 1
+        elif step.rule in BOOKKEEPING:
+            bookkeeping += 1
+        elif step.fact is None:
+            contradiction = True
+        else:
+            counts[step.rule_name] = counts.get(step.rule_name, 0) + 1
+            below += 1
+        if step.fact is not None:
+            depth[(step.fact.card, step.fact.place)] = below
+        deepest = max(deepest, below)
+    by_rule = tuple(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+    return ProofShape(observed, bookkeeping, by_rule, deepest, contradiction)

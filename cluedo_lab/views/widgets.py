@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..knowledge.advice import Option, outcome_table, rank_questions
 from ..knowledge.engine import Knowledge, cell_text, format_weight
 from ..knowledge.explain import Deduction, Step
+from ..lab.learner import BOOKKEEPING, ProofShape, proof_shape
 from ..rules.board import (
     Board,
     Node,
@@ -212,6 +213,24 @@ class DeductionStepper(InteractiveView):
     def back(self) -> DeductionStepper:
         return self.go(max(self.position - 1, 0))
 
+    def next_inference(self) -> DeductionStepper:
+        """Jump over the bookkeeping (observed facts, a placed card crossed off elsewhere) to
+        the next step that really infers something."""
+        steps = self.deduction.steps
+        later = (n for n in range(self.position + 1, len(steps) + 1)
+                 if steps[n - 1].rule not in BOOKKEEPING)
+        return self.go(next(later, len(steps)))
+
+    def previous_inference(self) -> DeductionStepper:
+        steps = self.deduction.steps
+        earlier = (n for n in range(self.position - 1, 0, -1)
+                   if steps[n - 1].rule not in BOOKKEEPING)
+        return self.go(next(earlier, 0))
+
+    def shape(self) -> ProofShape:
+        """The deduction's shape: observed facts, inferences by rule, the deepest chain."""
+        return proof_shape(self.deduction.steps)
+
     # -- reading -----------------------------------------------------------------------------
     @property
     def step(self) -> Step | None:
@@ -229,7 +248,7 @@ class DeductionStepper(InteractiveView):
         step = self.step
         if step is None:
             return (f"Step 0 of {total}: nothing deduced yet. Step forward to watch the rules "
-                    f"fill the table.")
+                    f"fill the table, or jump to the next inference.\n{self.shape()}")
         ed = self.deduction.edition
         lines = [f"Step {step.number} of {total} [{step.rule_name}]", step.text]
         if step.premises:
@@ -301,8 +320,16 @@ class DeductionStepper(InteractiveView):
         self._slider = w.IntSlider(min=0, max=total, description="step",
                                    continuous_update=False)
         self._slider.add_class("cluedo-step-slider")
+        self._previous = w.Button(description="⏮ Inference",
+                                  tooltip="back to the previous step that infers something")
+        self._previous.add_class("cluedo-previous-inference")
+        self._next = w.Button(description="Inference ⏭",
+                              tooltip="skip the bookkeeping: on to the next real inference")
+        self._next.add_class("cluedo-next-inference")
         self._back.on_click(lambda _b: self.back())
         self._forward.on_click(lambda _b: self.forward())
+        self._previous.on_click(lambda _b: self.previous_inference())
+        self._next.on_click(lambda _b: self.next_inference())
         self._slider.observe(lambda change: self.go(change["new"]), names="value")
         self._text = w.HTML()
         self._text.add_class("cluedo-step-text")
@@ -310,7 +337,8 @@ class DeductionStepper(InteractiveView):
         self._grid.add_class("cluedo-step-grid")
         self._events = w.HTML()
         self._events.add_class("cluedo-step-events-box")
-        box = w.VBox([w.HBox([self._back, self._forward, self._slider]), self._text,
+        box = w.VBox([w.HBox([self._previous, self._back, self._forward, self._next,
+                              self._slider]), self._text,
                       w.HBox([self._grid, self._events])])
         box.add_class("cluedo-stepper")
         return box
@@ -323,6 +351,8 @@ class DeductionStepper(InteractiveView):
             self._slider.value = self.position
             self._back.disabled = self.position == 0
             self._forward.disabled = self.position == len(self.deduction.steps)
+            self._previous.disabled = self._back.disabled
+            self._next.disabled = self._forward.disabled
             self._text.value = pre(self.text())
             self._grid.value = self._grid_html()
             self._events.value = self._events_html()
