@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .knowledge.engine import format_weight
 from .rules.errors import CluedoLabError, Contradiction
+from .rules.numbers import STYLES, chance_style_used
 
 
 def _fraction(p: Fraction) -> str:
@@ -65,9 +66,13 @@ def _solve(args: argparse.Namespace) -> int:
         names = ", ".join(record.edition.card(c).name for c in solution)
         print(f"The envelope is certain: {names}")
     print()
-    print(knowledge.notepad())
+    with chance_style_used(args.numbers):
+        print(knowledge.notepad())
     print()
-    print("✓ known to be there · known not to be there; other cells: exact probability")
+    legend = {"percent": "the chance in percent", "frequency": "in how many of 100 deals",
+              "fraction": "the exact chance"}[args.numbers]
+    print(f"✓ certainly there  · certainly not there; other cells: {legend} "
+          "(--numbers percent, frequency or fraction)")
     return 0
 
 
@@ -171,6 +176,8 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("record", help="a game record (JSON, see docs/records.md)")
     solve.add_argument("--json", action="store_true", help="machine-readable output")
     solve.add_argument("--model", default="uniform", choices=["uniform", "refuter-uniform"])
+    solve.add_argument("--numbers", default="percent", choices=list(STYLES),
+                       help="how chances are written (default percent; fraction is exact)")
     solve.set_defaults(run=_solve)
 
     explain = sub.add_parser("explain", help="why a known cell is known")

@@ -71,12 +71,16 @@ def test_solve_text_from_an_observer(capsys):
 
 
 def test_solve_text_public(capsys):
-    code, out, _ = run(capsys, "solve", PUBLIC)
+    code, out, _ = run(capsys, "solve", "--numbers", "fraction", PUBLIC)
     assert code == 0
     assert "public knowledge, 1 events" in out.splitlines()[0]
     assert "Consistent deals: 342" in out
     # Each of Plum, Rope, Hall is Bob's or the envelope's: 6/19 and 13/19.
     assert notepad_row(out, "Plum", 4) == ["·", "6/19", "·", "13/19"]
+    _, percent, _ = run(capsys, "solve", PUBLIC)  # a learner reads percentages by default
+    assert notepad_row(percent, "Plum", 4) == ["·", "31.6%", "·", "68.4%"]
+    _, frequency, _ = run(capsys, "solve", "--numbers", "frequency", PUBLIC)
+    assert "32 of 100" in frequency and "68 of 100" in frequency
     assert notepad_row(out, "Hall", 4) == ["·", "6/19", "·", "13/19"]
 
 
@@ -324,7 +328,8 @@ def test_solve_text_refuter_uniform(capsys, tmp_path):
                               "observer": "Ann", "hand": ["Plum", "Rope"],
                               "events": [{"suggest": ["Green", "Knife", "Hall"], "by": "Ann",
                                           "shown_by": "Bob", "card": "Knife"}]})
-    code, out, _ = run(capsys, "solve", "--model", "refuter-uniform", record)
+    code, out, _ = run(capsys, "solve", "--model", "refuter-uniform", "--numbers", "fraction",
+                       record)
     assert code == 0
     assert "Consistent deals:" in out
     assert notepad_row(out, "Green", 4)[-1] == "16/29"

@@ -21,6 +21,7 @@ from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.knowledge.explain import Deduction, Fact
 from cluedo_lab.lab.learner import BOOKKEEPING
 from cluedo_lab.records import Record
+from cluedo_lab.rules import numbers
 from cluedo_lab.rules.board import load_board, reach_chance, room_distances, shortest_moves
 from cluedo_lab.rules.dice import Dice
 from cluedo_lab.rules.edition import load_edition
@@ -87,9 +88,9 @@ def test_notepad_cells_are_the_engine_probabilities(ann):
             expected = "✓" if p == 1 else "·" if p == 0 else None
             if expected:
                 assert button.description == expected
-            else:  # the exact fraction, or its decimal when long; exact in the tooltip
-                assert button.description in (str(p), f"{float(p):.3f}")
-            assert button.tooltip.endswith(f": {p}")
+            else:  # the learner's format (percent by default); exact in the tooltip
+                assert button.description == f"{float(p):.1%}"
+            assert button.tooltip.endswith(f": {numbers.exact(p)}")
     assert pad.cell_button("White", "Cy").description == "✓"
     assert "4,431 consistent deals" in pad._caption_widget.value
 
@@ -118,10 +119,10 @@ def test_adding_an_event_updates_every_cell(ann):
     assert pad.cell_button("Scarlett", "envelope").description == "·"
     for card in CLASSIC.cards:
         for place in ann.places:
-            assert pad.cell_button(card.id, place).tooltip.endswith(
-                f": {ann.probability(card.id, place)}")
+            p = ann.probability(card.id, place)
+            assert pad.cell_button(card.id, place).tooltip.endswith(f": {numbers.exact(p)}")
     pad.undo()
-    assert pad.cell_button("Scarlett", "Cy").description == "0.509"
+    assert pad.cell_button("Scarlett", "Cy").description == "50.9%"
 
 
 def test_a_contradiction_leaves_the_notepad_as_it_was(ann):

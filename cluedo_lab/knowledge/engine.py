@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..records import ENVELOPE, Event, Record
+from ..rules import numbers
 from ..rules.edition import Card, Edition
 from ..rules.errors import Contradiction
 from . import constraints as cons
@@ -180,15 +181,20 @@ class Knowledge:
                 f"{format_weight(self.consistent_deals)} consistent deals{model}>")
 
     def notepad(self) -> str:
-        """The card × place table as text: ✓ known there, · known not, else the chance."""
+        """The card × place table as text: ✓ known there, · known not, else the chance (in the
+        style of :mod:`cluedo_lab.rules.numbers`)."""
         places = self.places
         width = max(len(c.name) for c in self.edition.cards) + 1
-        head = " " * width + "".join(f"{_short(p):>8}" for p in places)
+        rows = [(card.id, [cell_text(self.probability(card, p)) for p in places])
+                for card in self.edition.cards]
+        column = max(8, *(len(text) + 2 for _, cells in rows for text in cells))
+        head = " " * width + "".join(f"{_short(p):>{column}}" for p in places)
         lines = [head]
+        cells_of = dict(rows)
         for category in self.edition.categories:
             lines.append(category.name.upper())
             for card in category.cards:
-                cells = "".join(f"{cell_text(self.probability(card, p)):>8}" for p in places)
+                cells = "".join(f"{text:>{column}}" for text in cells_of[card.id])
                 lines.append(f"{card.name:<{width}}{cells}")
         return "\n".join(lines)
 
@@ -198,9 +204,7 @@ class Knowledge:
 
 def format_weight(value: int | Fraction) -> str:
     """A deal count with thousands separators; a weight (non-uniform model) as a fraction."""
-    if isinstance(value, int) or Fraction(value).denominator == 1:
-        return f"{int(value):,}"
-    return f"{Fraction(value)} (weighted)"
+    return numbers.count(value)
 
 
 def _short(place: str) -> str:
@@ -208,8 +212,5 @@ def _short(place: str) -> str:
 
 
 def cell_text(p: Fraction) -> str:
-    if p == 1:
-        return "✓"
-    if p == 0:
-        return "·"
-    return f"{p.numerator}/{p.denominator}" if p.denominator < 1000 else f"{float(p):.3f}"
+    """A notepad cell: ✓, · or the chance in the learner's chosen style (rules.numbers)."""
+    return numbers.cell(p)

@@ -6,6 +6,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import cell_text, format_weight
+from ..rules import numbers
 from ..rules.variant import describe_changes
 from .base import shade
 
@@ -54,22 +55,34 @@ def variant_html(variant: Variant) -> str:
 
 
 def knowledge_html(knowledge: Knowledge) -> str:
-    """The card × place table, each cell shaded by its chance."""
+    """The card × place table, each cell shaded by its chance, the exact fraction on hover, and
+    a legend that says what the marks, the numbers and the shading mean."""
     places = knowledge.places
-    head = "".join(f"<th>{p}</th>" for p in places)
+    head = "".join(f"<th>{escape(p)}</th>" for p in places)
     rows = []
     for category in knowledge.edition.categories:
         rows.append(f"<tr><th colspan='{len(places) + 1}' style='text-align:left'>"
-                    f"{category.name}</th></tr>")
+                    f"{escape(category.name)}</th></tr>")
         for card in category.cards:
             cells = []
             for p in places:
                 prob = knowledge.probability(card, p)
                 cells.append(f"<td style='background:{shade(prob)};"
-                             f"text-align:center'>{cell_text(prob)}</td>")
-            rows.append(f"<tr><td>{card.name}</td>{''.join(cells)}</tr>")
+                             f"text-align:center' title='{escape(numbers.exact(prob))}'>"
+                             f"{escape(cell_text(prob))}</td>")
+            rows.append(f"<tr><td>{escape(card.name)}</td>{''.join(cells)}</tr>")
     return (f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
-            f"<p>{format_weight(knowledge.consistent_deals)} consistent deals</p>")
+            f"<p>{format_weight(knowledge.consistent_deals)} consistent deals</p>"
+            f"<p class='cluedo-legend'>{escape(legend())}</p>")
+
+
+def legend() -> str:
+    """What a notepad's marks and numbers mean, in the learner's chosen number style."""
+    style = {"percent": "the chance in percent", "frequency": "in how many of 100 deals",
+             "fraction": "the exact chance"}[numbers.chance_style()]
+    return (f"✓ certainly there, · certainly not; other cells: {style}, darker blue for "
+            "likelier (hover for the exact fraction). A consistent deal is one way the cards "
+            "could lie that fits everything seen so far.")
 
 
 def pre_html(obj: Any) -> str:

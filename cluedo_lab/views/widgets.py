@@ -21,6 +21,7 @@ from ..knowledge.advice import Option, outcome_table, rank_questions
 from ..knowledge.engine import Knowledge, cell_text, format_weight
 from ..knowledge.explain import Deduction, Step
 from ..lab.learner import BOOKKEEPING, ProofShape, proof_shape
+from ..rules import numbers
 from ..rules.board import (
     Board,
     Node,
@@ -33,7 +34,7 @@ from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
 from .base import InteractiveView, place_phrase, pre, shade, slug
 from .board_svg import render_svg
-from .reprs import knowledge_html
+from .reprs import knowledge_html, legend
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -74,10 +75,12 @@ class Notepad(InteractiveView):
         if k.status(card, place) is not None:
             return str(k.explain(card, place))
         p = k.probability(card, place)
-        return (f"Not certain: {place_phrase(place)} holds {name} in a share {p} "
-                f"(about {float(p):.1%}) of the {format_weight(k.consistent_deals)} deals "
-                f"that fit the record.\nOnly certain cells have a chain of reasons; the chance "
-                f"is a count of deals (notebook 02).")
+        total = k.consistent_deals
+        share = (f"{numbers.count(p * total)} of the {numbers.count(total)} deals"
+                 if isinstance(total, int) else f"a share {p} of the weighted deals")
+        return (f"Not certain: {place_phrase(place)} holds {name} in {share} that fit the "
+                f"record ({numbers.chance(p)}; exactly {p}).\nOnly certain cells have a "
+                f"chain of reasons; the chance is a count of deals (notebook 02).")
 
     # -- changing ----------------------------------------------------------------------------
     def select(self, card: str, place: str) -> str:
@@ -155,7 +158,9 @@ class Notepad(InteractiveView):
         self._caption_widget.add_class("cluedo-notepad-caption")
         self._explanation = w.HTML()
         self._explanation.add_class("cluedo-explanation")
-        box = w.VBox([self._caption_widget, table, self._explanation])
+        key = w.HTML(f"<small>{escape(legend())}</small>")
+        key.add_class("cluedo-legend")
+        box = w.VBox([self._caption_widget, table, key, self._explanation])
         box.add_class("cluedo-notepad")
         return box
 
@@ -164,7 +169,7 @@ class Notepad(InteractiveView):
         for (card, place), button in self._buttons.items():
             p = k.probability(card, place)
             button.description = cell_text(p)
-            button.tooltip = f"{k.card(card).name} / {place}: {p}"
+            button.tooltip = f"{k.card(card).name} / {place}: {numbers.exact(p)}"
             button.style.button_color = shade(p)
             button.style.font_weight = "bold" if p in (0, 1) else "normal"
             button.layout.border = (SELECTED_BORDER if (card, place) == self.selected else "")
