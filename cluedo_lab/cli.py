@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 
 from .knowledge.engine import format_weight
+from .lab.lessons import write_lessons
 from .rules.errors import CluedoLabError, Contradiction
 from .rules.numbers import STYLES, chance_style_used
 
@@ -143,27 +142,11 @@ def _knowledge(args: argparse.Namespace):
     return Knowledge(Record.load(args.record), model=args.model)
 
 
-def lessons_dir() -> Path:
-    """The notebooks: inside an installed wheel (``cluedo_lab/lessons``), else the checkout's."""
-    packaged = Path(str(resources.files("cluedo_lab") / "lessons"))
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[1] / "notebooks"
-
-
 def _lessons(args: argparse.Namespace) -> int:
-    source, target = lessons_dir(), Path(args.dir)
-    notebooks = sorted(p.relative_to(source) for p in source.rglob("*.ipynb")
-                       if ".ipynb_checkpoints" not in p.parts)
-    clashes = [n for n in notebooks if (target / n).exists()]
-    if clashes and not args.force:
-        print(f"cluedo-lab: {target} already holds {len(clashes)} of the lessons "
-              f"({clashes[0]}, ...); pass --force to overwrite them", file=sys.stderr)
-        return 2
-    for name in notebooks:
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source / name, target / name)
-    print(f"{len(notebooks)} notebooks written to {target}; start with "
+    target = Path(args.dir)
+    written = write_lessons(target, student=args.student, force=args.force)
+    kind = "student copies (no solutions)" if args.student else "notebooks"
+    print(f"{len(written)} {kind} written to {target}; start with "
           f"'jupyter lab {target / '00_start_here.ipynb'}'")
     return 0
 
@@ -224,6 +207,8 @@ def parser() -> argparse.ArgumentParser:
     lessons = sub.add_parser("lessons", help="copy the lesson notebooks into a folder")
     lessons.add_argument("dir", help="where to write them (created if missing)")
     lessons.add_argument("--force", action="store_true", help="overwrite notebooks already there")
+    lessons.add_argument("--student", action="store_true",
+                         help="student copies: solution cells removed, hints folded")
     lessons.set_defaults(run=_lessons)
     return top
 

@@ -345,3 +345,43 @@ def test_lessons_are_copied_and_never_overwritten_unasked(capsys, tmp_path):
     assert (tmp_path / "00_start_here.ipynb").read_text() == "mine"
     assert main(["lessons", str(tmp_path), "--force"]) == 0
     assert (tmp_path / "00_start_here.ipynb").read_text() != "mine"
+
+
+def test_student_copies_drop_solutions_and_fold_hints(capsys, tmp_path):
+    source = tmp_path / "lessons"
+    source.mkdir()
+
+    def cell(text, *tags, outputs=()):
+        return {"cell_type": "code", "source": text, "metadata": {"tags": list(tags)},
+                "outputs": list(outputs), "execution_count": 1}
+
+    shown = {"output_type": "stream", "name": "stdout", "text": "Right!"}
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        cell("my_answer = ...", "exercise", outputs=[shown]),
+        cell("my_answer = 42", "solution"),
+        cell("# think of the hand sizes", "hint"),
+        cell("check(my_answer)", outputs=[shown])]}
+    (source / "01_x.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+    from cluedo_lab.lab.lessons import write_lessons
+
+    teacher = write_lessons(tmp_path / "teacher", source=source)
+    assert json.loads(teacher[0].read_text()) == notebook
+    student = json.loads(write_lessons(tmp_path / "class", student=True, source=source)[0]
+                         .read_text())
+    sources = [c["source"] for c in student["cells"]]
+    assert sources == ["my_answer = ...", "# think of the hand sizes", "check(my_answer)"]
+    assert student["cells"][0]["outputs"] == []
+    assert student["cells"][1]["metadata"]["jupyter"]["source_hidden"] is True
+    assert student["cells"][2]["outputs"] == [shown]  # only exercise outputs are cleared
+
+
+def test_student_copies_of_the_shipped_lessons_keep_every_other_cell(tmp_path):
+    from cluedo_lab.lab.lessons import lesson_paths
+    from cluedo_lab.rules.data import lessons_dir
+
+    assert main(["lessons", str(tmp_path), "--student"]) == 0
+    for name in lesson_paths():
+        teacher = json.loads((lessons_dir() / name).read_text(encoding="utf-8"))
+        student = json.loads((tmp_path / name).read_text(encoding="utf-8"))
+        kept = [c for c in teacher["cells"] if "solution" not in c["metadata"].get("tags", [])]
+        assert [c["source"] for c in student["cells"]] == [c["source"] for c in kept]

@@ -38,3 +38,12 @@ def boards_dir() -> Path:
 
 def clue_deck_path() -> Path:
     return data_dir() / "clue-cards-2023.toml"
+
+
+def lessons_dir() -> Path:
+    """The lesson notebooks: inside an installed wheel (``cluedo_lab/lessons``), else the
+    checkout's ``notebooks/``."""
+    packaged = resources.files("cluedo_lab") / "lessons"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "notebooks"

@@ -1,0 +1,71 @@
+"""The lessons for a class: teacher copies as they ship, student copies without the solutions.
+
+Lesson cells follow nbgrader's tags. A cell tagged ``exercise`` asks the question and holds the
+learner's answer, ``solution`` holds the worked answer, ``hint`` a nudge. A student copy drops
+every ``solution`` cell, clears the outputs of ``exercise`` cells (they would show the checked
+answer), and folds ``hint`` cells so a learner opens them only when stuck. Nothing else changes,
+so a student copy runs top to bottom and each check then says what is still to do.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..rules.data import lessons_dir
+from ..rules.errors import CluedoLabError
+
+__all__ = ["lesson_paths", "student_copy", "write_lessons", "EXERCISE", "SOLUTION", "HINT"]
+
+EXERCISE, SOLUTION, HINT = "exercise", "solution", "hint"
+
+
+def lesson_paths(source: Path | None = None) -> list[Path]:
+    """Every lesson notebook, relative to the lessons folder, in reading order."""
+    root = source or lessons_dir()
+    return sorted(p.relative_to(root) for p in root.rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts)
+
+
+def _tags(cell: dict[str, Any]) -> list[str]:
+    tags = cell.get("metadata", {}).get("tags", [])
+    return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+
+def student_copy(notebook: dict[str, Any]) -> dict[str, Any]:
+    """The notebook a student gets: no solutions, exercise outputs cleared, hints folded."""
+    cells = []
+    for cell in notebook.get("cells", []):
+        tags = _tags(cell)
+        if SOLUTION in tags:
+            continue
+        cell = json.loads(json.dumps(cell))  # a copy: the teacher's notebook is untouched
+        if EXERCISE in tags and cell.get("cell_type") == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+        if HINT in tags:
+            cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
+        cells.append(cell)
+    return {**notebook, "cells": cells}
+
+
+def write_lessons(target: Path, *, student: bool = False, force: bool = False,
+                  source: Path | None = None) -> list[Path]:
+    """Copy the lessons into ``target`` (student copies if asked); refuse to overwrite a
+    lesson already there unless ``force``, before writing anything."""
+    root = source or lessons_dir()
+    names = lesson_paths(root)
+    clashes = [n for n in names if (target / n).exists()]
+    if clashes and not force:
+        raise CluedoLabError(f"{target} already holds {len(clashes)} of the lessons "
+                             f"({clashes[0]}, ...); pass --force to overwrite them")
+    written = []
+    for name in names:
+        text = (root / name).read_text(encoding="utf-8")
+        if student:
+            text = json.dumps(student_copy(json.loads(text)), indent=1, ensure_ascii=False)
+            text += "\n"
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        (target / name).write_text(text, encoding="utf-8")
+        written.append(target / name)
+    return written
