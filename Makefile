@@ -21,8 +21,13 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.lab-installed
 
 ## make lab: install the kit with its notebook front end and open JupyterLab (Ctrl-C twice stops it).
+## The lessons open from a working copy in $(LESSONS) (made once; a learner's work there is kept,
+## and running a lesson never changes notebooks/ in git), marked trusted so saved drawings show.
+LESSONS ?= build/lessons
 lab: $(VENV)/.lab-installed
-	cd notebooks && $(abspath $(BIN))/jupyter lab --port=$(PORT) \
+	$(BIN)/cluedo-lab lessons $(LESSONS) --keep >/dev/null
+	$(BIN)/jupyter trust $(LESSONS)/*.ipynb $(LESSONS)/app/*.ipynb >/dev/null 2>&1
+	cd $(LESSONS) && $(abspath $(BIN))/jupyter lab --port=$(PORT) \
 		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
 
 ## make app: the classroom page (play at the table against bots, the board explorer) without

@@ -144,9 +144,10 @@ def _knowledge(args: argparse.Namespace):
 
 def _lessons(args: argparse.Namespace) -> int:
     target = Path(args.dir)
-    written = write_lessons(target, student=args.student, force=args.force)
+    written = write_lessons(target, student=args.student, force=args.force, keep=args.keep)
     kind = "student copies (no solutions)" if args.student else "notebooks"
-    print(f"{len(written)} {kind} written to {target}; start with "
+    print(f"{len(written)} {kind} written to {target}{' (the others kept)' * args.keep}; "
+          f"start with "
           f"'jupyter lab {target / '00_start_here.ipynb'}'")
     return 0
 
@@ -207,6 +208,8 @@ def parser() -> argparse.ArgumentParser:
     lessons = sub.add_parser("lessons", help="copy the lesson notebooks into a folder")
     lessons.add_argument("dir", help="where to write them (created if missing)")
     lessons.add_argument("--force", action="store_true", help="overwrite notebooks already there")
+    lessons.add_argument("--keep", action="store_true",
+                         help="write only the lessons missing from DIR (keep a learner's work)")
     lessons.add_argument("--student", action="store_true",
                          help="student copies: solution cells removed, hints folded")
     lessons.set_defaults(run=_lessons)

@@ -343,6 +343,12 @@ def test_lessons_are_copied_and_never_overwritten_unasked(capsys, tmp_path):
     assert main(["lessons", str(tmp_path)]) == 2
     assert "--force" in capsys.readouterr().err
     assert (tmp_path / "00_start_here.ipynb").read_text() == "mine"
+    assert main(["lessons", str(tmp_path), "--keep"]) == 0
+    assert (tmp_path / "00_start_here.ipynb").read_text() == "mine"
+    (tmp_path / "01_deduction.ipynb").unlink()
+    assert main(["lessons", str(tmp_path), "--keep"]) == 0
+    assert "1 notebooks written" in capsys.readouterr().out
+    assert (tmp_path / "01_deduction.ipynb").is_file()
     assert main(["lessons", str(tmp_path), "--force"]) == 0
     assert (tmp_path / "00_start_here.ipynb").read_text() != "mine"
 

@@ -29,9 +29,12 @@ def free_port() -> int:
 def test_make_lab_serves_the_start_notebook(tmp_path):
     port = free_port()
     token = "cluedo-lab-test"
+    lessons = tmp_path / "lessons"
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+           "JUPYTER_DATA_DIR": str(tmp_path / "data"),
            "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_TOKEN": token}
-    process = subprocess.Popen(["make", "-s", "lab", f"PORT={port}"], cwd=ROOT, env=env,
+    process = subprocess.Popen(["make", "-s", "lab", f"PORT={port}", f"LESSONS={lessons}"],
+                               cwd=ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                start_new_session=True)
     try:
@@ -49,7 +52,14 @@ def test_make_lab_serves_the_start_notebook(tmp_path):
             pytest.fail("JupyterLab did not answer: " + process.stderr.read1().decode()[-2000:]
                         if process.poll() is not None else "JupyterLab did not answer in 90 s")
         names = {item["name"] for item in listing["content"]}
-        assert "00_start_here.ipynb" in names  # served from notebooks/
+        assert "00_start_here.ipynb" in names  # served from the working copy of the lessons
+        # The working copy is trusted, so saved boards and tables show before a lesson runs.
+        nbformat = pytest.importorskip("nbformat")
+        from nbformat.sign import NotebookNotary
+
+        notary = NotebookNotary(data_dir=str(tmp_path / "data"))
+        for name in ("00_start_here.ipynb", "05_board_explorer.ipynb"):
+            assert notary.check_signature(nbformat.read(lessons / name, as_version=4))
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:

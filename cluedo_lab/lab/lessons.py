@@ -50,13 +50,16 @@ def student_copy(notebook: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_lessons(target: Path, *, student: bool = False, force: bool = False,
-                  source: Path | None = None) -> list[Path]:
-    """Copy the lessons into ``target`` (student copies if asked); refuse to overwrite a
-    lesson already there unless ``force``, before writing anything."""
+                  keep: bool = False, source: Path | None = None) -> list[Path]:
+    """Copy the lessons into ``target`` (student copies if asked). A lesson already there is
+    kept if ``keep`` (a learner's work survives), overwritten if ``force``, and otherwise
+    refused before anything is written."""
     root = source or lessons_dir()
     names = lesson_paths(root)
     clashes = [n for n in names if (target / n).exists()]
-    if clashes and not force:
+    if keep:
+        names = [n for n in names if n not in clashes]
+    elif clashes and not force:
         raise CluedoLabError(f"{target} already holds {len(clashes)} of the lessons "
                              f"({clashes[0]}, ...); pass --force to overwrite them")
     written = []
