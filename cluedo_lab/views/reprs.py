@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..knowledge.engine import cell_text, format_weight
 from ..rules import numbers
 from ..rules.variant import describe_changes
-from .base import shade
+from .base import pre, shade
 
 if TYPE_CHECKING:
     from ..knowledge.engine import Knowledge
@@ -87,4 +87,4 @@ def legend() -> str:
 
 def pre_html(obj: Any) -> str:
     """Text that reads best as it is (an explanation): preformatted."""
-    return "<pre>" + str(obj).replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+    return pre(str(obj))
