@@ -31,10 +31,15 @@ lab: $(VENV)/.lab-installed
 		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
 
 ## make app: the classroom page (play at the table against bots, the board explorer) without
-## code cells, served by Voila on http://127.0.0.1:$(APP_PORT) only (Ctrl-C stops it).
+## code cells, served by Voila on http://127.0.0.1:$(APP_PORT) only (Ctrl-C stops it). A page
+## closed (or left idle with no connection) for $(APP_IDLE) s has its kernel shut down, so a
+## class reloading pages does not pile up kernels.
+APP_IDLE ?= 300
 app: $(VENV)/.lab-installed
 	PYTHONHASHSEED=0 $(BIN)/voila notebooks/app/classroom.ipynb --Voila.ip=127.0.0.1 \
-		--port=$(APP_PORT) --no-browser
+		--port=$(APP_PORT) --no-browser \
+		--MappingKernelManager.cull_idle_timeout=$(APP_IDLE) \
+		--MappingKernelManager.cull_interval=60 --MappingKernelManager.cull_connected=False
 
 ## make test: install the test extras and run unit tests, lint and every notebook under nbval.
 test: lint wheel-check
