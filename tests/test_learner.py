@@ -133,7 +133,7 @@ def test_marks_follow_the_record_as_it_grows() -> None:
 
 def test_the_view_cycles_marks_and_reveals_the_engine() -> None:
     pytest.importorskip("ipywidgets")
-    from cluedo_lab.views.learner import LearnerNotepad
+    from cluedo_lab.views.learner import FLAGGED_BORDER, LearnerNotepad
 
     k = Knowledge.from_dict(SMALL)
     pad = LearnerNotepad(k)
@@ -145,8 +145,8 @@ def test_the_view_cycles_marks_and_reveals_the_engine() -> None:
     assert "1 mark right" in pad.check()
     pad.mark("Hall", "Bob", HOLDS)
     pad.which()
-    assert pad.cell_button("Hall", "Bob").layout.border
-    assert not pad.cell_button("Knife", "Bob").layout.border
+    assert pad.cell_button("Hall", "Bob").layout.border == FLAGGED_BORDER
+    assert pad.cell_button("Knife", "Bob").layout.border != FLAGGED_BORDER
     first = pad.hint()
     assert pad.hint() != first  # a second press says more
     pad.reveal()

@@ -387,3 +387,17 @@ def test_advisor_follows_new_events():
     after = [(o.named, o.gain) for o in advisor.best()]
     assert after != before
     assert after == [(o.named, o.gain) for o in rank_questions(small, fixed=["Hall"])][:8]
+
+
+def test_a_live_view_carries_its_static_drawing(ann):
+    """Displayed, a live widget brings the view's static HTML along, so a saved notebook shows
+    the drawing before it is run; refresh_outputs.py keeps only that part."""
+    from cluedo_lab.views.learner import LearnerNotepad
+
+    views = [Notepad(ann), DeductionStepper.from_knowledge(ann), SuggestionAdvisor(ann),
+             LearnerNotepad(ann), BoardExplorer("classic-24x25")]
+    for view in views:
+        bundle = view.widget()._repr_mimebundle_()
+        assert bundle["text/html"] == view._repr_html_()
+        assert "application/vnd.jupyter.widget-view+json" in bundle
+        assert type(view).__name__ in bundle["text/plain"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,32 @@ def shade(p: Fraction) -> str:
 def pre(text: str) -> str:
     """Text shown as it is, escaped."""
     return f"<pre>{escape(text)}</pre>"
+
+
+def live_box(view: Any, children: list[Any], **kwargs: Any) -> ipywidgets.VBox:
+    """The top box of a view's live widget. Displayed, it carries the view's static drawing
+    beside the widget, so a saved notebook shows the drawing before it is run (the widget
+    itself needs a running kernel); :file:`notebooks/refresh_outputs.py` keeps only that."""
+    box = _live_vbox()(children, **kwargs)
+    box.view = view
+    return box
+
+
+@cache
+def _live_vbox() -> type:
+    import ipywidgets
+
+    class LiveVBox(ipywidgets.VBox):  # type: ignore[misc]
+        view: Any = None
+
+        def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+            data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)
+            data["text/html"] = self.view._repr_html_()
+            data["text/plain"] = (f"{type(self.view).__name__} (a live view: run the "
+                                  "notebook to use it)")
+            return data
+
+    return LiveVBox
 
 
 class InteractiveView:

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
 from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes
-from .base import InteractiveView, pre, slug
+from .base import InteractiveView, live_box, pre, shade, slug
 from .reprs import knowledge_html
 
 if TYPE_CHECKING:
     import ipywidgets
 
-MARK_COLOURS = {HOLDS: "#c8e6c9", LACKS: "#eeeeee", MAYBE: "#fff9c4", None: "white"}
+MARK_COLOURS = {HOLDS: "#c8e6c9", LACKS: "#e0e0e0", MAYBE: "#fff9c4", None: "#fafafa"}
+CELL_BORDER = "1px solid #9e9e9e"
 FLAGGED_BORDER = "3px solid #c62828"
 LEGEND = ("Click a cell to cycle its mark: ✓ holds the card, ✗ does not, ? not sure. "
           "Check counts your mistakes; Hint points to the next step; Reveal shows the "
@@ -192,7 +193,7 @@ class LearnerNotepad(InteractiveView):
         self._caption_widget = w.HTML()
         self._message = w.HTML()
         self._message.add_class("cluedo-learner-message")
-        box = w.VBox([self._caption_widget, table, w.HBox(buttons), self._message])
+        box = live_box(self, [self._caption_widget, table, w.HBox(buttons), self._message])
         box.add_class("cluedo-learner-notepad")
         return box
 
@@ -201,8 +202,10 @@ class LearnerNotepad(InteractiveView):
         for (card, place), button in self._buttons.items():
             button.description = self.cell(card, place)
             mark = self.notes.marks.get((card, place))
-            button.style.button_color = ("white" if self.revealed else MARK_COLOURS[mark])
-            button.layout.border = FLAGGED_BORDER if (card, place) in self.flagged else ""
+            button.style.button_color = (shade(k.probability(card, place)) if self.revealed
+                                         else MARK_COLOURS[mark])
+            button.layout.border = (FLAGGED_BORDER if (card, place) in self.flagged
+                                    else CELL_BORDER)
             button.tooltip = (f"{k.card(card).name} / {place}: "
                               + (f"{k.probability(card, place)} of the deals"
                                  if self.revealed else "click to change your mark"))

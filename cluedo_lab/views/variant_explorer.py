@@ -18,7 +18,7 @@ from ..lab import variant_figures as vf
 from ..lab.charts import Chart, bar_chart
 from ..rules.edition import TextTable, edition_ids, load_edition
 from ..rules.variant import OPTIONS, Variant, VariantError, spares_of, variant
-from .base import InteractiveView
+from .base import InteractiveView, live_box
 from .charts_svg import chart_svg
 from .reprs import table_html
 
@@ -207,8 +207,8 @@ class VariantExplorer(InteractiveView):
         self._controls = controls
         self._out = w.HTML()
         self._out.add_class("cluedo-variant-view")
-        box = w.VBox([w.HBox([w.VBox(list(controls.values())[:6]),
-                              w.VBox(list(controls.values())[6:])]), self._out])
+        box = live_box(self, [w.HBox([w.VBox(list(controls.values())[:6]),
+                                      w.VBox(list(controls.values())[6:])]), self._out])
         box.add_class("cluedo-variant-explorer")
         return box
 

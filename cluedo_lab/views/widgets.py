@@ -32,7 +32,7 @@ from ..rules.board import (
 )
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
-from .base import InteractiveView, place_phrase, pre, shade, slug
+from .base import InteractiveView, live_box, place_phrase, pre, shade, slug
 from .board_svg import render_svg
 from .reprs import knowledge_html, legend
 
@@ -160,7 +160,7 @@ class Notepad(InteractiveView):
         self._explanation.add_class("cluedo-explanation")
         key = w.HTML(f"<small>{escape(legend())}</small>")
         key.add_class("cluedo-legend")
-        box = w.VBox([self._caption_widget, table, key, self._explanation])
+        box = live_box(self, [self._caption_widget, table, key, self._explanation])
         box.add_class("cluedo-notepad")
         return box
 
@@ -325,10 +325,10 @@ class DeductionStepper(InteractiveView):
         self._slider = w.IntSlider(min=0, max=total, description="step",
                                    continuous_update=False)
         self._slider.add_class("cluedo-step-slider")
-        self._previous = w.Button(description="⏮ Inference",
+        self._previous = w.Button(description="« Inference",
                                   tooltip="back to the previous step that infers something")
         self._previous.add_class("cluedo-previous-inference")
-        self._next = w.Button(description="Inference ⏭",
+        self._next = w.Button(description="Inference »",
                               tooltip="skip the bookkeeping: on to the next real inference")
         self._next.add_class("cluedo-next-inference")
         self._back.on_click(lambda _b: self.back())
@@ -342,9 +342,9 @@ class DeductionStepper(InteractiveView):
         self._grid.add_class("cluedo-step-grid")
         self._events = w.HTML()
         self._events.add_class("cluedo-step-events-box")
-        box = w.VBox([w.HBox([self._previous, self._back, self._forward, self._next,
-                              self._slider]), self._text,
-                      w.HBox([self._grid, self._events])])
+        box = live_box(self, [w.HBox([self._previous, self._back, self._forward, self._next,
+                                      self._slider]), self._text,
+                              w.HBox([self._grid, self._events])])
         box.add_class("cluedo-stepper")
         return box
 
@@ -622,7 +622,7 @@ class BoardExplorer(InteractiveView):
         controls = w.VBox([self._where, self._square, self._target, self._show_route,
                            self._show_passages, self._table],
                           layout=w.Layout(min_width="22em"))
-        box = w.HBox([self._drawing, controls])
+        box = live_box(self, [w.HBox([self._drawing, controls])])
         box.add_class("cluedo-board-explorer")
         return box
 
@@ -750,7 +750,7 @@ class SuggestionAdvisor(InteractiveView):
         self._question.observe(
             lambda c: None if self._syncing or c["new"] is None else self.choose(c["new"]),
             names="value")
-        box = w.VBox([self._room, self._ranking, self._question, self._answers])
+        box = live_box(self, [self._room, self._ranking, self._question, self._answers])
         box.add_class("cluedo-advisor")
         return box
 
