@@ -15,8 +15,9 @@ Actions (card arguments are card ids; names and aliases are accepted and convert
   suggestion prepared last turn; ``show(card)`` by whoever must choose a card to show;
   ``accuse(cards=[suspect, vehicle, destination])``; ``end`` to finish a turn.
 
-A shower who has exactly one card to give does not act: the card goes automatically. Snoop and
-All Snoop pick a card blind, so the game picks it (seeded), not the player.
+A shower always acts (``show``), even with a single card to give: a step only for those holding
+two would tell everybody so. Snoop and All Snoop pick a card blind, so the game picks it
+(seeded), not the player.
 
 Choices made where the rule books are silent (each has a test):
 
@@ -190,6 +191,22 @@ class CardGame(Game):
         if sorted(self.edition.card(c).category for c in cards) != sorted(c.id for c in cats):
             return f"an accusation names {wanted}"
         return None
+
+    def _accusation_event(self, seat: int, cards: Sequence[str], correct: bool,
+                          solution: list[str], together: bool = False) -> dict[str, Any]:
+        """The record event of an accusation. The accuser looks at the solution (``envelope``,
+        theirs alone); a wrong lone accusation's cards stay with the accuser when the edition
+        says it is made face down (``accusation.reveal = "accuser"``). Accusations turned up
+        together, and a correct one, are seen by everybody; the game ends with them."""
+        by = self.names[seat]
+        event: dict[str, Any] = {"accuse": list(cards), "by": by, "correct": correct}
+        if correct or together:
+            return event
+        event["envelope"] = solution
+        event["_seen_by"] = [by]
+        if self.edition.accusation.reveal == "accuser":
+            event["_secret"] = ["accuse"]
+        return event
 
     def active(self, seat: int) -> bool:
         """May this seat still take turns (not out after a wrong accusation)?"""
