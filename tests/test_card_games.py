@@ -262,6 +262,28 @@ def test_2018_wrong_accuser_keeps_answering_but_no_longer_asks_or_accuses():
     consistent(game)
 
 
+def test_2018_a_lone_wrong_accusation_is_face_down_and_the_accuser_saw_the_solution():
+    assert E18.accusation.reveal == "accuser" and E02.accusation.reveal == "everyone"
+    game = new_game(E18, 3, 8)
+    right = envelope(game)
+    wrong = [*right[:2], next(c.id for c in E18.category("location").cards if c.id != right[2])]
+    before = {s: know(game, s).probabilities() for s in (1, 2, None)}
+    game.apply(Action.make("accuse", 0, cards=wrong))
+    game.apply(Action.make("decline", 1))
+    game.apply(Action.make("decline", 2))
+    assert not game.is_over and game.out == [True, False, False]
+    # Nobody else learns which cards were named: their chances do not move.
+    for seat in (1, 2, None):
+        event = game.record_for(seat)["events"][-1]
+        assert event == {"accuse": None, "by": "P1", "correct": False}
+        assert know(game, seat).probabilities() == before[seat]
+    # The accuser keeps the cards and peeked at the solution.
+    mine = game.record_for(0)["events"][-1]
+    assert mine["accuse"] == wrong and mine["envelope"] == right
+    assert know(game, 0).solution() == tuple(right)
+    consistent(game)
+
+
 def test_2018_advanced_two_players_when_one_accuses_the_other_must_too():
     game = new_game(E18A, 2, 9)
     game.apply(Action.make("accuse", 0, cards=envelope(game)))
@@ -511,9 +533,11 @@ def test_2002_private_tip_of_all_cards_of_a_kind_fixes_that_players_whole_row():
     mine = know(game, seat)
     assert all(mine.status(v, game.names[target]) is not None for v in vehicles)
     assert game.discard[0] == game.fixed.labels.index(label)   # slipped under the pile
-    for other in range(4):
-        if other not in (seat, target):
-            assert "cards" not in game.record_for(other)["events"][-1]
+    for other in [*range(4), None]:
+        if other not in (seat, target):     # onlookers see a tip pass and the cards come back
+            assert game.record_for(other)["events"][-1] == {
+                "private_tip": None, "by": game.names[seat], "to": game.names[target],
+                "returned": len(event["cards"])}
     consistent(game)
 
 
@@ -546,6 +570,21 @@ def test_2002_accuse_after_playing_a_card():
     game.apply(Action.make("play", seat, card=SUGGEST_ANY, destination=game.pile[0]))
     game.apply(Action.make("accuse", seat, cards=envelope(game)))
     assert game.winner == seat and last(game, "accuse")["correct"] is True
+
+
+def test_2002_a_wrong_accusation_is_said_aloud_and_the_accuser_saw_the_solution():
+    game = new_game(E02, 3, 11)
+    seat = game.current
+    right = envelope(game)
+    wrong = [*right[:2], next(c.id for c in E02.category("destination").cards
+                              if c.id != right[2])]
+    game.apply(Action.make("accuse", seat, cards=wrong))
+    for other in [*range(3), None]:
+        event = game.record_for(other)["events"][-1]
+        assert event["accuse"] == wrong
+        assert event.get("envelope") == (right if other == seat else None)
+    assert know(game, seat).solution() == tuple(right)
+    consistent(game)
 
 
 def test_2002_accuse_instead_of_playing_a_card():
