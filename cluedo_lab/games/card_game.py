@@ -192,22 +192,6 @@ class CardGame(Game):
             return f"an accusation names {wanted}"
         return None
 
-    def _accusation_event(self, seat: int, cards: Sequence[str], correct: bool,
-                          solution: list[str], together: bool = False) -> dict[str, Any]:
-        """The record event of an accusation. The accuser looks at the solution (``envelope``,
-        theirs alone); a wrong lone accusation's cards stay with the accuser when the edition
-        says it is made face down (``accusation.reveal = "accuser"``). Accusations turned up
-        together, and a correct one, are seen by everybody; the game ends with them."""
-        by = self.names[seat]
-        event: dict[str, Any] = {"accuse": list(cards), "by": by, "correct": correct}
-        if correct or together:
-            return event
-        event["envelope"] = solution
-        event["_seen_by"] = [by]
-        if self.edition.accusation.reveal == "accuser":
-            event["_secret"] = ["accuse"]
-        return event
-
     def active(self, seat: int) -> bool:
         """May this seat still take turns (not out after a wrong accusation)?"""
         return not self.out[seat]
