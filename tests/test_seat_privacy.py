@@ -126,6 +126,10 @@ def test_the_table_narrates_no_card_the_seat_could_not_know(edition_id):
         characters = set(getattr(game, "characters", None) or ())   # pieces, not cards
         known = seen_cards(record) | characters | {
             c.id for c in edition.cards if c.id in public or c.category in places}
+        for action in game.history:     # a Private Tip's wording stays with its two players
+            if action.kind == "play" and "Private Tip" in action["card"] and seat not in (
+                    action.seat, game.names.index(action["target"])):
+                assert action["card"] not in text, (edition_id, game.names[seat])
         for card in edition.cards:
             if card.id in known:
                 continue
