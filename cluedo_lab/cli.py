@@ -96,8 +96,15 @@ def _dimacs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _edition_ref(arg: str) -> str:
+    """How a saved file names the edition given as ``arg``: a shipped id as it is, an
+    edition file by its absolute path (its id alone would not find it again)."""
+    path = Path(arg)
+    return str(path.resolve()) if path.suffix == ".toml" and path.is_file() else arg
+
+
 def _play(args: argparse.Namespace) -> int:
-    from .lab.play import play_log
+    from .lab.play import play_game, play_log
     from .rules.edition import load_edition
     edition = load_edition(args.edition)
     bots = tuple(args.bots.split(",")) if args.bots else ("detective",) * args.players
@@ -106,10 +113,39 @@ def _play(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        print(play_log(edition.id, args.players, args.seed, bots=bots))
+        print(play_log(edition, args.players, args.seed, bots=bots))
+        if args.save:
+            game, _ = play_game(edition, args.players, args.seed, bots=bots)
+            data = game.to_dict()
+            if data["edition"] == edition.id:
+                data["edition"] = _edition_ref(args.edition)
+            Path(args.save).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except ValueError as error:
         print(f"cluedo-lab: {error}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _record(args: argparse.Namespace) -> int:
+    """A seat's record (or the public one) of a saved game, in the record format."""
+    from .games.factory import game_from_json
+    try:
+        text = Path(args.game).read_text(encoding="utf-8")
+        game = game_from_json(text)
+    except (OSError, ValueError, KeyError) as error:
+        print(f"cluedo-lab: {args.game}: not a saved game ({error})", file=sys.stderr)
+        return 2
+    if (args.seat is None) == (not args.public):
+        print("cluedo-lab: give --seat NAME or --public", file=sys.stderr)
+        return 2
+    if args.seat is not None and args.seat not in game.names:
+        print(f"cluedo-lab: no seat {args.seat!r}; the players are {list(game.names)}",
+              file=sys.stderr)
+        return 2
+    seat = None if args.public else game.names.index(args.seat)
+    record = game.record_for(seat)
+    record["edition"] = json.loads(text)["edition"]   # an id, a file's path or a variant
+    print(json.dumps(record, indent=1, ensure_ascii=False))
     return 0
 
 
@@ -177,12 +213,23 @@ def parser() -> argparse.ArgumentParser:
     dimacs.set_defaults(run=_dimacs)
 
     play = sub.add_parser("play", help="watch bots play a seeded game, as a readable log")
-    play.add_argument("--edition", required=True, help="an edition id (see 'editions')")
+    play.add_argument("--edition", required=True,
+                      help="an edition id (see 'editions') or an edition file")
     play.add_argument("--players", type=int, required=True)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--bots", default="", help="comma-separated, one per seat: "
                       "random or detective (default: all detectives)")
+    play.add_argument("--save", metavar="GAME.json", default=None,
+                      help="also write the saved game (its deal seed and every action)")
     play.set_defaults(run=_play)
+
+    record = sub.add_parser("record", help="a seat's record of a saved game, ready for "
+                            "'solve' and 'explain'")
+    record.add_argument("game", help="a saved game (from 'play --save' or Game.to_json)")
+    record.add_argument("--seat", default=None, help="the player whose record it is")
+    record.add_argument("--public", action="store_true",
+                        help="what everybody saw (no observer)")
+    record.set_defaults(run=_record)
 
     simulate = sub.add_parser("simulate", help="a seeded tournament between bots: win rates "
                               "with 95%% intervals, seats rotated fairly")

@@ -157,9 +157,9 @@ def test_every_who_can_a_shower_with_several_cards_chooses_and_the_next_is_asked
 
 
 def test_every_who_can_records_hold_what_each_seat_learned():
-    """The suggester's record has every shown card; every other seat (each shower too, as
-    in the card games) sees who showed and who passed, not which card; the public record
-    the same. Checked event by event against the game's own event with its cards."""
+    """The suggester's record has every shown card; every other seat sees who showed and
+    who passed, and a shower their own card only (as in the card games); the public record
+    none. Checked event by event against the game's own event with its cards."""
     checked = 0
     for base, players, seed in SWEEPS[:9]:
         game = sweep_game(base, players, seed, {"answer": "every-who-can"})
@@ -175,7 +175,8 @@ def test_every_who_can_records_hold_what_each_seat_learned():
                 if me == event["by"]:
                     assert seen["showed"] == event["showed"]
                 else:
-                    assert seen["showed"] == {who: None for who in event["showed"]}
+                    assert seen["showed"] == {who: card if who == me else None
+                                              for who, card in event["showed"].items()}
                 checked += 1
         for seat in records:
             game.record(seat)           # and each parses as a record of the variant

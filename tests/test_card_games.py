@@ -105,6 +105,12 @@ def last(game: CardGame, key: str) -> dict:
     return next(e for e in reversed(game.events) if key in e)
 
 
+def shows(game: CardGame) -> None:
+    """Every shower waiting to act shows the first card they may (a shower always acts)."""
+    while not game.is_over and game.stage == "show":
+        game.apply(game.legal_actions()[0])
+
+
 def suggestion_at_top(game: CardGame) -> tuple[int, str]:
     """Who is to play and their marker's destination."""
     return game.current, game.markers[game.current]
@@ -152,6 +158,7 @@ def test_2018_question_names_any_two_items():
     refused(game, Action.make("ask", 0, items=["rope", "rope"]), "2 different")
     refused(game, Action.make("ask", 0, items=["rope", "spanner"]), "no card 'spanner'")
     game.apply(Action.make("ask", 0, items=["Knife", "Rope"]))    # names, any order
+    shows(game)
     assert last(game, "suggest")["suggest"] == ["knife", "rope"]
 
 
@@ -162,6 +169,9 @@ def test_2018_question_goes_left_until_someone_shows_one():
     shown = next(c for c in hand(game, 2) if c in ("scarlett", "mustard", "white"))
     out_card = envelope(game)[1]                       # held by nobody
     game.apply(Action.make("ask", 0, items=[shown, out_card]))
+    assert game.stage == "show" and game.current == 2 and game.events == []
+    assert [a["card"] for a in game.legal_actions()] == [shown]   # one card: still a step
+    shows(game)
     event = last(game, "suggest")
     assert event["passed"] == ["P2"] and event["shown_by"] == "P3"
     assert event["card"] == shown and game.current == 1
@@ -239,14 +249,38 @@ def test_2018_wrong_accuser_keeps_answering_but_no_longer_asks_or_accuses():
     assert game.out == [True, False, False] and not game.is_over and game.current == 1
     # P1 still answers: P2 asks about one of P1's cards and a card in the envelope.
     game.apply(Action.make("ask", 1, items=[hand(game, 0)[0], right[0]]))
+    shows(game)
     event = last(game, "suggest")
     assert event["passed"] == ["P3"] and event["shown_by"] == "P1"
     # ... but P1's turns are skipped, and P1 is not asked to join accusations.
     game.apply(Action.make("ask", 2, items=right[:2]))
+    shows(game)
     assert game.current == 1
     refused(game, Action.make("ask", 0, items=right[:2]), "accused wrongly", "no longer ask")
     game.apply(Action.make("accuse", 1, cards=wrong))
     assert game.to_decide == [2]
+    consistent(game)
+
+
+def test_2018_a_lone_wrong_accusation_is_face_down_and_the_accuser_saw_the_solution():
+    assert E18.accusation.reveal == "accuser" and E02.accusation.reveal == "everyone"
+    game = new_game(E18, 3, 8)
+    right = envelope(game)
+    wrong = [*right[:2], next(c.id for c in E18.category("location").cards if c.id != right[2])]
+    before = {s: know(game, s).probabilities() for s in (1, 2, None)}
+    game.apply(Action.make("accuse", 0, cards=wrong))
+    game.apply(Action.make("decline", 1))
+    game.apply(Action.make("decline", 2))
+    assert not game.is_over and game.out == [True, False, False]
+    # Nobody else learns which cards were named: their chances do not move.
+    for seat in (1, 2, None):
+        event = game.record_for(seat)["events"][-1]
+        assert event == {"accuse": None, "by": "P1", "correct": False}
+        assert know(game, seat).probabilities() == before[seat]
+    # The accuser keeps the cards and peeked at the solution.
+    mine = game.record_for(0)["events"][-1]
+    assert mine["accuse"] == wrong and mine["envelope"] == right
+    assert know(game, 0).solution() == tuple(right)
     consistent(game)
 
 
@@ -322,7 +356,7 @@ def test_2002_suggest_from_any_destination_swaps_now_and_suggests_next_turn():
     assert not any("suggest" in e for e in game.events)                 # no suggestion yet
     assert {a.kind for a in game.legal_actions()} == {"end", "accuse"}
     game.apply(Action.make("end", seat))
-    advance(game, lambda g: g.current == seat)
+    advance(game, lambda g: g.current == seat and g.stage != "show")
     assert game.stage == "suggest" and {a.kind for a in game.legal_actions()} == {"suggest"}
     refused(game, Action.make("end", seat), "prepared last turn")
     before = len(game.action_cards(seat))
@@ -476,8 +510,14 @@ def test_2002_super_sleuth_each_opponent_shows_a_card_with_the_feature_or_nothin
     for name in event["nothing"]:
         assert not females & set(hand(game, game.names.index(name)))
         assert all(mine.status(c, name) is False for c in females)
+    # A shower's own record keeps the card they showed; everyone else's has null for it.
+    for name, card in event["showed"].items():
+        viewer = game.names.index(name)
+        seen = game.record_for(viewer)["events"][-1]["showed"]
+        assert seen == {n: (c if n == name else None) for n, c in event["showed"].items()}
+        assert know(game, viewer).status(card, name) is True
     other = game.record_for((seat + 1) % 4)["events"][-1]
-    assert all(v is None for v in other["showed"].values())
+    assert all(v is None for n, v in other["showed"].items() if n != game.names[(seat + 1) % 4])
     consistent(game)
 
 
@@ -493,9 +533,11 @@ def test_2002_private_tip_of_all_cards_of_a_kind_fixes_that_players_whole_row():
     mine = know(game, seat)
     assert all(mine.status(v, game.names[target]) is not None for v in vehicles)
     assert game.discard[0] == game.fixed.labels.index(label)   # slipped under the pile
-    for other in range(4):
-        if other not in (seat, target):
-            assert "cards" not in game.record_for(other)["events"][-1]
+    for other in [*range(4), None]:
+        if other not in (seat, target):     # onlookers see a tip pass and the cards come back
+            assert game.record_for(other)["events"][-1] == {
+                "private_tip": None, "by": game.names[seat], "to": game.names[target],
+                "returned": len(event["cards"])}
     consistent(game)
 
 
@@ -528,6 +570,21 @@ def test_2002_accuse_after_playing_a_card():
     game.apply(Action.make("play", seat, card=SUGGEST_ANY, destination=game.pile[0]))
     game.apply(Action.make("accuse", seat, cards=envelope(game)))
     assert game.winner == seat and last(game, "accuse")["correct"] is True
+
+
+def test_2002_a_wrong_accusation_is_said_aloud_and_the_accuser_saw_the_solution():
+    game = new_game(E02, 3, 11)
+    seat = game.current
+    right = envelope(game)
+    wrong = [*right[:2], next(c.id for c in E02.category("destination").cards
+                              if c.id != right[2])]
+    game.apply(Action.make("accuse", seat, cards=wrong))
+    for other in [*range(3), None]:
+        event = game.record_for(other)["events"][-1]
+        assert event["accuse"] == wrong
+        assert event.get("envelope") == (right if other == seat else None)
+    assert know(game, seat).solution() == tuple(right)
+    consistent(game)
 
 
 def test_2002_accuse_instead_of_playing_a_card():

@@ -391,3 +391,65 @@ def test_student_copies_of_the_shipped_lessons_keep_every_other_cell(tmp_path):
         student = json.loads((tmp_path / name).read_text(encoding="utf-8"))
         kept = [c for c in teacher["cells"] if "solution" not in c["metadata"].get("tags", [])]
         assert [c["source"] for c in student["cells"]] == [c["source"] for c in kept]
+
+
+# -- play --save, record ------------------------------------------------------------------------
+MINI = str(Path(__file__).parent / "data" / "mini-two-item.toml")
+
+
+def test_play_plays_an_edition_file_not_the_shipped_deck(capsys):
+    code, out, err = run(capsys, "play", "--edition", MINI, "--players", "3", "--seed", "2")
+    assert code == 0, err
+    assert out.startswith("# Mini Card Game, two-item questions (mini-two-item), seed 2")
+
+
+def test_play_save_then_each_seats_record_solves(capsys, tmp_path):
+    saved = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "--edition", "cluedo-card-game-2018", "--players",
+                         "3", "--seed", "5", "--save", str(saved))
+    assert code == 0, err
+    data = json.loads(saved.read_text())
+    assert data["edition"] == "cluedo-card-game-2018" and data["seed"] == 5
+    assert f"# {len(data['actions'])} actions" in out
+    from cluedo_lab.games.factory import game_from_json
+    game = game_from_json(saved.read_text())
+    assert game.is_over
+    for name in [*game.names, None]:
+        argv = ["record", str(saved)] + (["--seat", name] if name else ["--public"])
+        code, out, err = run(capsys, *argv)
+        assert code == 0, err
+        record = json.loads(out)
+        assert record == game.record_for(None if name is None else game.names.index(name))
+        assert record.get("observer") == name
+        path = write(tmp_path, out, f"{name}.json")
+        code, solved, err = run(capsys, "solve", path)
+        assert code == 0 and "Consistent deals" in solved, err
+
+
+def test_play_save_of_an_edition_file_names_the_file(capsys, tmp_path):
+    saved = tmp_path / "mini.json"
+    code, _, err = run(capsys, "play", "--edition", MINI, "--players", "2", "--save",
+                       str(saved))
+    assert code == 0, err
+    assert json.loads(saved.read_text())["edition"] == str(Path(MINI).resolve())
+    code, out, err = run(capsys, "record", str(saved), "--seat", "P1")
+    assert code == 0, err
+    code, _, err = run(capsys, "solve", write(tmp_path, out))
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("argv, says", [
+    ([], "--seat NAME or --public"),
+    (["--seat", "Zed"], "no seat 'Zed'"),
+    (["--seat", "P1", "--public"], "--seat NAME or --public")])
+def test_record_needs_one_existing_seat(capsys, tmp_path, argv, says):
+    saved = tmp_path / "game.json"
+    assert run(capsys, "play", "--edition", "cluedo-card-game-2018", "--players", "2",
+               "--save", str(saved))[0] == 0
+    code, _, err = run(capsys, "record", str(saved), *argv)
+    assert code == 2 and says in err
+
+
+def test_record_of_a_file_that_is_not_a_saved_game_exits_2(capsys, tmp_path):
+    code, _, err = run(capsys, "record", write(tmp_path, "{\"x\": 1}"), "--public")
+    assert code == 2 and "not a saved game" in err

@@ -422,6 +422,40 @@ def test_accuse_without_boolean_correct(correct):
     bad_event(event, field="correct", says="true or false")
 
 
+def test_accusation_made_face_down_is_read_as_no_constraint():
+    from cluedo_lab.knowledge import Knowledge
+    hidden = {"accuse": None, "by": "Bob", "correct": False}
+    record = Record.from_dict(deck_record(events=[hidden]))
+    event = record.events[0]
+    assert isinstance(event, Accuse) and event.face_down and event.named == ()
+    assert "face down" in event.describe()
+    plain = Knowledge(Record.from_dict(deck_record()))
+    assert Knowledge(record).probabilities() == plain.probabilities()
+    # The same accusation said aloud moves the chances: the cards are not all in the envelope.
+    aloud = Record.from_dict(deck_record(events=[{**hidden, "accuse": ["White", "Knife",
+                                                                       "Hall"]}]))
+    assert Knowledge(aloud).probabilities() != plain.probabilities()
+
+
+def test_accuser_record_holds_the_solution_they_looked_at():
+    from cluedo_lab.knowledge import Knowledge
+    event = {"accuse": ["White", "Rope", "Hall"], "by": "Ann", "correct": False,
+             "envelope": ["Green", "Knife", "Den"]}
+    record = Record.from_dict(deck_record(hand=["Plum", "Pipe"], events=[event]))
+    assert [c.id for c in record.events[0].envelope] == ["green", "knife", "den"]
+    assert Knowledge(record).solution() == ("green", "knife", "den")
+
+
+def test_face_down_accusation_refused_where_its_cards_were_seen():
+    bad_event({"accuse": None, "by": "Bob", "correct": True}, field="accuse",
+              says="shown to everybody")
+    bad_event({"accuse": None, "by": "Ann", "correct": False}, field="accuse",
+              says="Ann made this accusation")
+    bad_event({"accuse": None, "by": "Bob", "correct": False, "envelope": ["Plum", "Rope",
+                                                                          "Hall"]},
+              field="envelope", says="only the accuser")
+
+
 # -- snoop, all snoop ---------------------------------------------------------------------------
 def test_snoop_on_yourself():
     bad_event({"snoop": "Ann", "by": "Ann", "card": "Plum"}, field="snoop",
@@ -541,6 +575,21 @@ def test_private_tip_valid(feature_edition):
     assert (tips[1].all, tips[1].feature, tips[1].value, tips[1].cards) == (
         False, "gender", "female", ())
     assert tips[2].cards is None
+
+
+def test_private_tip_unread_by_an_onlooker(feature_edition):
+    from cluedo_lab.knowledge import Knowledge
+    event = {"private_tip": None, "by": "Bob", "to": "Cy", "returned": 1}
+    record = Record.from_dict(feature_record(feature_edition, events=[event]))
+    tip = record.events[0]
+    assert tip.unread and tip.returned == 1 and tip.cards is None
+    assert "1 card(s) came back" in tip.describe()
+    assert Knowledge(record).constraints(record.events) == Knowledge(
+        Record.from_dict(feature_record(feature_edition))).constraints([])
+    sleuth_fails(feature_edition, {"private_tip": None, "by": "Ann", "to": "Cy"},
+                 field="private_tip", says="read this tip")
+    sleuth_fails(feature_edition, {"private_tip": None, "by": "Bob", "to": "Cy",
+                                   "returned": -1}, field="returned", says="came back")
 
 
 def test_private_tip_to_self(feature_edition):

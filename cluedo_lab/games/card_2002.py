@@ -308,23 +308,18 @@ class CardGame2002(CardGame):
         self.stage = then
 
     def _wait(self, waiting: dict[str, Any]) -> None:
-        """Someone must choose a card to show: act now if there is no choice."""
+        """Someone must choose a card to show: always a step of its own, even with one
+        card to show, so that nobody learns whether the shower held several."""
         self.waiting = waiting
-        if len(waiting["options"]) == 1:
-            self._shown(waiting["options"][0])
-        else:
-            self.stage = "show"
+        self.stage = "show"
 
     def _every_next(self, w: dict[str, Any]) -> None:
-        """Every player who can shows a card, in asking order; one with a choice must act."""
-        while w["queue"]:
+        """Every player who can shows a card, in asking order, each in a step of their own."""
+        if w["queue"]:
             seat, options = w["queue"][0]
-            if len(options) > 1:
-                self.waiting = {**w, "shower": seat, "options": list(options)}
-                self.stage = "show"
-                return
-            w["queue"].pop(0)
-            w["shown"].append((seat, options[0]))
+            self.waiting = {**w, "shower": seat, "options": list(options)}
+            self.stage = "show"
+            return
         self.waiting = None
         by = self.names[w["by"]]
         self.emit(self._every_event(w["by"], w["named"], w["passed"], w["shown"]),
@@ -421,8 +416,9 @@ class CardGame2002(CardGame):
         spec = ({"category": kind.category, "all": True} if kind.all
                 else {"feature": kind.feature, "value": kind.value})
         cards = sorted(cards, key=self.fixed.order.__getitem__)
+        # Onlookers see a tip pass and how many cards come back, not its wording.
         self.emit({"private_tip": spec, "by": by, "to": to, "cards": cards,
-                   "_seen_by": [by, to]},
+                   "returned": len(cards), "_seen_by": [by, to], "_secret": ["private_tip"]},
                   f"{by} plays {self.fixed.labels[index]} on {to}, who secretly hands back "
                   f"{self._names(cards) or 'nothing'}")
         self.stage = "after"
@@ -430,7 +426,8 @@ class CardGame2002(CardGame):
     def _accuse(self, seat: int, cards: tuple[str, ...]) -> None:
         correct = set(cards) == {c.id for c in self.deal.envelope}
         who = self.names[seat]
-        self.emit({"accuse": list(cards), "by": who, "correct": correct},
+        self.emit(self._accusation_event(seat, cards, correct,
+                                         [c.id for c in self.deal.envelope]),
                   f"{who} accuses {self._names(cards)}: {'right' if correct else 'wrong'}")
         if correct:
             self._finish(seat, f"{who} solves the case and wins")

@@ -126,12 +126,11 @@ class CardGame2018(CardGame):
             if not options:
                 passed.append(seat)
                 continue
+            # The shower always gets a step, so nobody learns whether they held one card
+            # or both ("without revealing that they have both").
             self.asking = {"asker": asker, "items": items, "passed": passed, "shower": seat,
                            "options": list(options)}
-            if len(options) == 1:
-                self._shown(options[0])
-            else:
-                self.stage = "show"
+            self.stage = "show"
             return
         by = self.names[asker]
         self.emit({"suggest": list(items), "by": by, "passed": [self.names[s] for s in passed]},
@@ -139,16 +138,14 @@ class CardGame2018(CardGame):
         self._next_turn()
 
     def _next_shower(self) -> None:
-        """Every player who can shows a card, in asking order; one with a choice must act."""
+        """Every player who can shows a card, in asking order, each in a step of their own
+        (held one card or several: the others cannot tell)."""
         a = self.asking
-        while a["queue"]:
+        if a["queue"]:
             seat, options = a["queue"][0]
-            if len(options) > 1:
-                a["shower"], a["options"] = seat, list(options)
-                self.stage = "show"
-                return
-            a["queue"].pop(0)
-            a["shown"].append((seat, options[0]))
+            a["shower"], a["options"] = seat, list(options)
+            self.stage = "show"
+            return
         by = self.names[a["asker"]]
         self.emit(self._every_event(a["asker"], a["items"], a["passed"], a["shown"]),
                   f"{by} asks about {self._names(a['items'])}: "
@@ -179,12 +176,14 @@ class CardGame2018(CardGame):
         if self.to_decide:
             return
         envelope = {c.id for c in self.deal.envelope}
+        solution = [c.id for c in self.deal.envelope]
+        together = len(self.accusers) > 1
         results = []
         for seat, cards in self.accusers:
             correct = set(cards) == envelope
             results.append(correct)
             verdict = "right" if correct else "wrong"
-            self.emit({"accuse": list(cards), "by": self.names[seat], "correct": correct},
+            self.emit(self._accusation_event(seat, cards, correct, solution, together),
                       f"{self.names[seat]} accuses {self._names(cards)}: {verdict}")
         accusers, self.accusers = self.accusers, []
         self.stage = "ask"

@@ -15,8 +15,9 @@ Actions (card arguments are card ids; names and aliases are accepted and convert
   suggestion prepared last turn; ``show(card)`` by whoever must choose a card to show;
   ``accuse(cards=[suspect, vehicle, destination])``; ``end`` to finish a turn.
 
-A shower who has exactly one card to give does not act: the card goes automatically. Snoop and
-All Snoop pick a card blind, so the game picks it (seeded), not the player.
+A shower always acts (``show``), even with a single card to give: a step only for those holding
+two would tell everybody so. Snoop and All Snoop pick a card blind, so the game picks it
+(seeded), not the player.
 
 Choices made where the rule books are silent (each has a test):
 
@@ -40,8 +41,11 @@ Choices made where the rule books are silent (each has a test):
   and there is no card to draw: the fugitive escapes then, so whoever draws the last card (or
   plays on after the fugitive discards it) still has that turn. The fugitive also wins when
   every detective has accused wrongly.
-- What a wrong accuser sees when peeking at the solution has no record event; it is left out
-  (they no longer ask or accuse, so nothing they decide depends on it).
+- Every accuser looks at the solution: their own accusation event holds it (``envelope``).
+  A lone wrong accusation's cards reach the others only when ``accusation.reveal`` is
+  ``"everyone"``.
+
+Each of these choices is also an ``[[assumptions]]`` entry of the edition file.
 
 Rules read from the edition, so that variants (:mod:`cluedo_lab.variant`) play too:
 

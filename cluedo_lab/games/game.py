@@ -276,6 +276,22 @@ class Game(ABC):
         self.events.append(dict(event))
         self.log.append(text)
 
+    def _accusation_event(self, seat: int, cards: Sequence[str], correct: bool,
+                          solution: list[str], together: bool = False) -> dict[str, Any]:
+        """The record event of an accusation. The accuser looks at the solution (``envelope``,
+        theirs alone); a wrong lone accusation's cards stay with the accuser when the edition
+        says it is made face down (``accusation.reveal = "accuser"``). Accusations turned up
+        together, and a correct one, are seen by everybody; the game ends with them."""
+        by = self.names[seat]
+        event: dict[str, Any] = {"accuse": list(cards), "by": by, "correct": correct}
+        if correct or together:
+            return event
+        event["envelope"] = solution
+        event["_seen_by"] = [by]
+        if self.edition.accusation.reveal == "accuser":
+            event["_secret"] = ["accuse"]
+        return event
+
     # -- what each seat knows ----------------------------------------------------------------
     def record_for(self, seat: int | None) -> dict[str, Any]:
         """The record of what ``seat`` learned (None: what everybody learned)."""

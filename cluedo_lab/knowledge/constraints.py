@@ -108,10 +108,13 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
                 out.append(_c(HOLDS_ONE_OF, name, event.named, n,
                               f"{name} showed one of them"))
     elif isinstance(event, Accuse):
+        if event.envelope is not None:      # the accuser looked at the solution
+            out += [_c(HOLDS, ENVELOPE, [card], n, f"{event.by} looked at the solution")
+                    for card in event.envelope]
         if event.correct:
             out += [_c(HOLDS, ENVELOPE, [card], n, "a correct accusation")
                     for card in event.named]
-        else:
+        elif event.named:                   # one made face down tells onlookers nothing
             out.append(_c(NOT_ALL, ENVELOPE, event.named, n,
                           f"{event.by}'s accusation was wrong"))
     elif isinstance(event, Snoop):

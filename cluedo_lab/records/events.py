@@ -70,13 +70,25 @@ class Suggest(Event):
 
 @dataclass(frozen=True)
 class Accuse(Event):
+    """An accusation. ``named`` is empty when it was made face down and the observer did not
+    see its cards; ``envelope`` is the solution, set only in the accuser's own record."""
+
     named: tuple[Card, ...] = ()
     by: str = ""
     correct: bool = False
+    envelope: tuple[Card, ...] | None = None
+
+    @property
+    def face_down(self) -> bool:
+        return not self.named
 
     def describe(self) -> str:
         verdict = "rightly" if self.correct else "wrongly"
-        return f"event {self.position}: {self.by} {verdict} accused {_names(self.named)}"
+        what = _names(self.named) if self.named else "three cards face down"
+        text = f"event {self.position}: {self.by} {verdict} accused {what}"
+        if self.envelope is not None:
+            text += f" and saw the solution: {_names(self.envelope)}"
+        return text
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,9 @@ class SuperSleuth(Event):
 
 @dataclass(frozen=True)
 class PrivateTip(Event):
+    """A private tip. Onlookers do not read it: ``category`` is empty for them and only
+    ``returned`` (how many cards came back, if known) is set."""
+
     by: str = ""
     to: str = ""
     category: str = ""
@@ -126,8 +141,17 @@ class PrivateTip(Event):
     feature: str | None = None
     value: str | None = None
     cards: tuple[Card, ...] | None = None
+    returned: int | None = None
+
+    @property
+    def unread(self) -> bool:
+        """The observer did not read the tip."""
+        return not self.category
 
     def describe(self) -> str:
+        if self.unread:
+            back = "" if self.returned is None else f"; {self.returned} card(s) came back"
+            return f"event {self.position}: {self.by} passed {self.to} a private tip{back}"
         what = f"all their {self.category} cards" if self.all else f"one {self.value} card"
         got = "" if self.cards is None else f": {_names(self.cards) or 'none'}"
         return f"event {self.position}: {self.to} gave {self.by} a private tip of {what}{got}"

@@ -239,11 +239,11 @@ class _Parser:
 
     # -- events -------------------------------------------------------------------------------
     KINDS = {"suggest": ({"by", "passed", "shown_by", "card", "showed"}, "_suggest"),
-             "accuse": ({"by", "correct"}, "_accuse"),
+             "accuse": ({"by", "correct", "envelope"}, "_accuse"),
              "snoop": ({"by", "card"}, "_snoop"),
              "all_snoop": ({"by", "card", "from"}, "_all_snoop"),
              "super_sleuth": ({"by", "showed", "nothing"}, "_super_sleuth"),
-             "private_tip": ({"by", "to", "cards"}, "_private_tip"),
+             "private_tip": ({"by", "to", "cards", "returned"}, "_private_tip"),
              "room_card": ({"by", "card"}, "_room_card"),
              "show": ({"to", "card"}, "_show"),
              "reveal": ({"by"}, "_reveal")}
@@ -385,11 +385,27 @@ class _Parser:
         return Suggest(self.at, raw, named, by, tuple(passed), None, None, tuple(showed))
 
     def _accuse(self, raw: Mapping[str, Any]) -> Accuse:
-        named = self._named(raw, "accuse", "accusation")
+        """``"accuse": null`` is an accusation made face down that the observer did not see;
+        ``envelope`` is the solution the accuser looked at, known only to them."""
         correct = raw.get("correct")
         if not isinstance(correct, bool):
             raise self.fail("expected true or false", "correct")
-        return Accuse(self.at, raw, named, raw["by"], correct)
+        named: tuple[Card, ...] = ()
+        if raw["accuse"] is not None:
+            named = self._named(raw, "accuse", "accusation")
+        elif correct:
+            raise self.fail("a correct accusation is shown to everybody: name its cards",
+                            "accuse")
+        elif self.observer == raw["by"]:
+            raise self.fail(f"{self.observer} made this accusation: name its cards", "accuse")
+        envelope = None
+        if raw.get("envelope") is not None:
+            if self.observer != raw["by"]:
+                who = self.observer or "nobody (public record)"
+                raise self.fail(f"only the accuser looked at the solution, not {who}",
+                                "envelope")
+            envelope = self._named(raw, "envelope", "accusation")
+        return Accuse(self.at, raw, named, raw["by"], correct, envelope)
 
     def _snoop(self, raw: Mapping[str, Any]) -> Snoop:
         target = self._present(self._player(raw["snoop"], "snoop"), "snoop")
@@ -474,6 +490,17 @@ class _Parser:
         if to == by:
             raise self.fail("a private tip goes to an opponent", "to")
         spec = raw["private_tip"]
+        returned = raw.get("returned")
+        if returned is not None and (type(returned) is not int or returned < 0):
+            raise self.fail("expected how many cards came back (0 or more)", "returned")
+        if spec is None:
+            if self.observer in (by, to):
+                raise self.fail(f"{self.observer} read this tip: write what it asked",
+                                "private_tip")
+            if raw.get("cards") is not None:
+                raise self.fail("the tip is secret: only its giver and receiver know the "
+                                "cards", "cards")
+            return PrivateTip(self.at, raw, by, to, "", False, None, None, None, returned)
         if isinstance(spec, Mapping) and spec.get("all"):
             category = spec.get("category")
             if category not in [c.id for c in self.edition.categories] or set(spec) - {
@@ -498,7 +525,11 @@ class _Parser:
                     raise self.fail(f"{card.name} does not answer this tip", "cards")
             if not every and len(cards) > 1:
                 raise self.fail("this tip returns one card at most", "cards")
-        return PrivateTip(self.at, raw, by, to, category, every, feature, value, cards)
+        if returned is not None and cards is not None and returned != len(cards):
+            raise self.fail(f"{len(cards)} cards are listed but {returned} came back",
+                            "returned")
+        return PrivateTip(self.at, raw, by, to, category, every, feature, value, cards,
+                          returned)
 
     def _room_card(self, raw: Mapping[str, Any]) -> RoomCard:
         pile = raw["room_card"]

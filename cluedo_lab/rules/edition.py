@@ -110,6 +110,9 @@ class AccusationRules:
     anywhere: bool = False
     simultaneous: bool = False
     two_player_both_accuse: bool = False
+    reveal: str = "everyone"
+    """Who learns the cards of a wrong lone accusation: ``everyone`` (said aloud) or only the
+    ``accuser`` (laid or written face down). The accuser always sees the solution."""
 
 
 @dataclass(frozen=True)
@@ -319,6 +322,7 @@ FORMS = ("one-per-category", "any")
 PLACES = ("current-room", "marker", "free")
 ANSWERS = ("first-who-can", "every-who-can")
 WRONG = ("stays-to-refute", "leaves")
+REVEAL = ("everyone", "accuser")
 FIRST = ("scarlett", "highest-roll", "dealer", "most-suspicious", "first-seat")
 MODES = ("standard", "one-against-all")
 ACTION_KINDS = ("suggest-any", "suggest-current", "snoop", "all-snoop", "super-sleuth",
@@ -717,7 +721,8 @@ def _question(raw: dict[str, Any], r: _Reader, categories: tuple[Category, ...])
 
 def _accusation(raw: dict[str, Any], r: _Reader) -> AccusationRules:
     spec = r.table(r.get(raw, "accusation", "", dict), "accusation",
-                   {"limit", "wrong", "anywhere", "simultaneous", "two_player_both_accuse"})
+                   {"limit", "wrong", "anywhere", "simultaneous", "two_player_both_accuse",
+                    "reveal"})
     return AccusationRules(
         limit=r.positive(spec, "limit", "accusation", required=False, default=1),
         wrong=r.choice(spec, "wrong", "accusation", WRONG, required=False,
@@ -726,7 +731,9 @@ def _accusation(raw: dict[str, Any], r: _Reader) -> AccusationRules:
         simultaneous=r.get(spec, "simultaneous", "accusation", bool, required=False,
                            default=False),
         two_player_both_accuse=r.get(spec, "two_player_both_accuse", "accusation", bool,
-                                     required=False, default=False))
+                                     required=False, default=False),
+        reveal=r.choice(spec, "reveal", "accusation", REVEAL, required=False,
+                        default="everyone"))
 
 
 def _dice(raw: dict[str, Any], r: _Reader) -> Dice | None:

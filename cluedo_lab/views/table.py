@@ -265,6 +265,12 @@ def _turn_line(game: Game, seat: int) -> list[Entry]:
     return [f"-- {whose} turn --"]
 
 
+def _private_tip(game: Game, action: Action) -> bool:
+    """Is this action card a Private Tip (2002), whose wording only two players read?"""
+    kind_of = getattr(game, "action_kind", None)
+    return kind_of is not None and kind_of(action["card"]).kind == "private-tip"
+
+
 def narrate(game: Game, seat: int, action: Action, log_from: int, events_from: int,
             turn_before: Any = None) -> list[Entry]:
     """What ``seat`` learns from ``action``, just applied to ``game``.
@@ -311,6 +317,10 @@ def narrate(game: Game, seat: int, action: Action, log_from: int, events_from: i
         out.append(f"{who} does not accuse")
     elif kind == "end":
         out.append(f"{who} ends the turn")
+    elif kind == "play" and _private_tip(g, action) and seat != action.seat and \
+            g.names[seat] != action.get("target"):
+        # A Private Tip is passed face down: onlookers see who passed it to whom, not its words.
+        out.append(f"{who} passes {action['target']} a Private Tip")
     elif kind == "play":
         text = f"{who} plays {action['card']}"
         for key in ("target", "destination", "cards"):
