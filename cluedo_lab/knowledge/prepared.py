@@ -14,6 +14,7 @@ from .capacity_dp import CapacityDP
 from .place_dp import PlaceDP
 from .problem import Place, Problem, Weight, check_sizes
 from .step_dp import CardClass
+from .sweep_dp import SweepDP
 
 
 @dataclass
@@ -35,6 +36,33 @@ class Prepared:
     @cached_property
     def dp(self) -> PlaceDP:
         return PlaceDP(self.classes, self.order, self.caps, self.cat_caps, self.factors)
+
+    @cached_property
+    def sweep_dp(self) -> SweepDP:
+        return SweepDP(self.classes, self.sweep_order(), self.caps, self.cat_caps, self.factors)
+
+    def sweep_order(self) -> list[int]:
+        """The envelope first (its choices are the envelope distribution, and after it the
+        categories no longer matter), then greedily the place after which the fewest groups
+        of cards stay apart: the sweep DP's states are counts per group."""
+        open_places = [i for i in range(len(self.places)) if self.caps[i] > 0]
+        order = [self.env_index] if self.env_index in open_places else []
+        todo = [i for i in open_places if i not in order]
+        where = {where for where, _, _ in self.factors}
+
+        def groups_after(done: set[int]) -> int:
+            later = frozenset(i for i in open_places if i not in done)
+            by_category = any(self.cat_caps[i] is not None for i in later)
+            return len({(k.category if by_category else None, k.places & later,
+                         frozenset(f for f in k.factors if self.factors[f][0] in later))
+                        for k in self.classes})
+
+        while todo:
+            done = set(order)
+            best = min(todo, key=lambda i: (groups_after(done | {i}), i not in where, i))
+            order.append(best)
+            todo.remove(best)
+        return order
 
     @cached_property
     def capacity_dp(self) -> CapacityDP:
