@@ -82,6 +82,7 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
                     supply[i] += len(classes[k].members)
             self.supply_after.append(supply)
         self.steps = len(self.order)
+        self._bounds: tuple[int, int] | None = None
         self._ways: list[dict[Caps, Weight]] = [{} for _ in self.order]
         self._moves: list[dict[Caps, list[tuple[Caps, Weight, dict[int, int]]]]] = [
             {} for _ in self.order]
@@ -144,6 +145,8 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
         """Bounds on the states and on the moves tried: before each class, the ways to
         leave the room still to fill among the slots (each at most its size) times the
         counts of the observations open then, and from each the ways to split the class."""
+        if self._bounds is not None:
+            return self._bounds
         states = work = 0
         open_now: set[int] = set()
         for j, k in enumerate(self.order):
@@ -156,7 +159,8 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
             work += here * max(1, splits)
             open_now |= set(self.factors_of[k])
             open_now -= set(self.closes[k])
-        return states, work
+        self._bounds = (states, work)
+        return self._bounds
 
     def transitions(self, step: int, state: Caps) -> list[tuple[Caps, Weight, dict[int, int]]]:
         cached = self._moves[step].get(state)

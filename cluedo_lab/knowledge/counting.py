@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..rules.errors import ProblemTooLarge
 from .prepared import Prepared, prepare
 from .problem import Place, Problem, Weight, divide, exact
 
@@ -44,21 +45,32 @@ class Solution:
 
 
 ENGINES = ("auto", "sweep", "place", "capacity")
+MAX_STATES = 2_000_000
+"""The default limit on the counting DP's states, estimated before counting: a few hundred
+bytes each, so about a gigabyte at the limit; the benchmark corpus needs under 20,000."""
+ADVICE = ("Give a smaller deck or fewer players, add the observations that pin cards down, "
+          "or raise the limit (Knowledge(record, max_states=...)) if the memory is there.")
 
 
 def solve(problem: Problem, envelope: str | None = "envelope",
-          want_envelope: bool = True, marginals: bool = True, engine: str = "auto"
-          ) -> Solution:
+          want_envelope: bool = True, marginals: bool = True, engine: str = "auto",
+          max_states: int | None = MAX_STATES) -> Solution:
     """Count the consistent deals, every card × place weight (``marginals``) and, if
     ``envelope`` names a place with ``per_category``, the weight of each envelope content.
 
     Two exact DPs do the counting (see the module docstring); each problem goes to the one
-    whose number of states is bounded lower (``engine`` forces one, for tests and lessons)."""
+    whose work is bounded lower (``engine`` forces one, for tests and lessons).
+
+    Before any counting, the states each DP may need are bounded; if both bounds exceed
+    ``max_states`` (None: no limit), :class:`~cluedo_lab.rules.errors.ProblemTooLarge` says
+    so, and so does a wanted envelope distribution with more possible envelopes than that."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     prep = prepare(problem, envelope)
     if prep is None:
         return Solution(0)
+    if max_states is not None:
+        check_size(prep, max_states, want_envelope)
     if engine == "auto":
         engine = choose_engine(prep)
     if engine == "sweep":
@@ -97,6 +109,22 @@ def solve(problem: Problem, envelope: str | None = "envelope",
                 value = exact(weight * constant * share)
                 solution.envelope[key] = solution.envelope.get(key, 0) + value
     return solution
+
+
+def check_size(prep: Prepared, limit: int, want_envelope: bool) -> None:
+    """Refuse, before spending memory, a problem whose every DP may need more than ``limit``
+    states (or, if the envelope distribution is wanted, that has more possible envelopes)."""
+    states = min(prep.sweep_dp.bounds()[0], prep.capacity_dp.bounds()[0])
+    if states > limit:
+        raise ProblemTooLarge("counting the deals exactly would need too many DP states",
+                              states, limit, ADVICE)
+    env = prep.env_index
+    if want_envelope and env is not None and prep.places[env].per_category:
+        envelopes = prep.envelope_count()
+        if envelopes > limit:
+            raise ProblemTooLarge("too many possible envelopes to list one by one", envelopes,
+                                  limit, "Ask for the card x place table instead, or raise "
+                                  "the limit (Knowledge(record, max_states=...)).")
 
 
 def choose_engine(prep: Prepared) -> str:

@@ -112,6 +112,7 @@ class SweepDP(StepDP[State, Move]):
                     limits.append((1, [g for g, gf in enumerate(self.group_factors[nxt])
                                        if f in gf]))
             self.later_limits.append(limits)
+        self._bounds: tuple[int, int] | None = None
         self._ways: list[dict[State, Weight]] = [{} for _ in order]
         self._moves: list[dict[State, list[tuple[State, Weight, Move]]]] = [{} for _ in order]
 
@@ -120,6 +121,8 @@ class SweepDP(StepDP[State, Move]):
         """Bounds on the states and on the moves tried: at each step, the ways to leave the
         cards still to place among its groups (each at most its size), and from each the
         ways to fill the place."""
+        if self._bounds is not None:
+            return self._bounds
         states = work = 0
         for step, place in enumerate(self.order):
             left = sum(self.caps[p] for p in self.order[step:])
@@ -136,7 +139,8 @@ class SweepDP(StepDP[State, Move]):
                     for category, n in per_category.items())
             states += here
             work += here * max(1, fills)
-        return states, work
+        self._bounds = (states, work)
+        return self._bounds
 
     # -- the DP --------------------------------------------------------------------------------
     def finished(self, state: State) -> bool:
