@@ -37,6 +37,9 @@ class Solution:
     cell: dict[tuple[str, str], Weight] = field(default_factory=dict)
     envelope: dict[tuple[str, ...], Weight] = field(default_factory=dict)
     classes: list[tuple[str, ...]] = field(default_factory=list)
+    engine: str = ""
+    states: int = 0
+    """The DP that counted, and how many states it memoised (for benchmarks)."""
 
     def probability(self, card: str, place: str) -> Fraction:
         if self.total == 0:
@@ -69,6 +72,8 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     prep = prepare(problem, envelope)
     if prep is None:
         return Solution(0)
+    if not prep.classes:
+        return _solve_fixed(prep, want_envelope)
     if max_states is not None:
         check_size(prep, max_states, want_envelope)
     if engine == "auto":
@@ -111,10 +116,24 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     return solution
 
 
+def _solve_fixed(prep: Prepared, want_envelope: bool) -> Solution:
+    """Every card has one place left (a record solved to the end): one deal, no DP."""
+    solution = Solution(prep.constant, engine="fixed", classes=_class_list(prep))
+    for card, where in prep.fixed.items():
+        solution.cell[(card, prep.places[where].name)] = prep.constant
+    env = prep.env_index
+    if want_envelope and env is not None and prep.places[env].per_category:
+        for key, share in prep.envelope_cards({}):
+            solution.envelope[key] = exact(prep.constant * share)
+    return solution
+
+
 def check_size(prep: Prepared, limit: int, want_envelope: bool) -> None:
     """Refuse, before spending memory, a problem whose every DP may need more than ``limit``
     states (or, if the envelope distribution is wanted, that has more possible envelopes)."""
-    states = min(prep.sweep_dp.bounds()[0], prep.capacity_dp.bounds()[0])
+    states = prep.sweep_dp.bounds()[0]
+    if states > limit:
+        states = min(states, prep.capacity_dp.bounds()[0])
     if states > limit:
         raise ProblemTooLarge("counting the deals exactly would need too many DP states",
                               states, limit, ADVICE)
@@ -131,14 +150,17 @@ def choose_engine(prep: Prepared) -> str:
     """The DP with less work bounded: the sweep's bound counts every filling of a place it
     may try, so it loses when many cards pinned by their own observations are open to one
     place (few players); measured on the benchmark corpus, a factor of 3 splits them best."""
-    if prep.sweep_dp.bounds()[1] <= 3 * prep.capacity_dp.bounds()[1]:
+    work = prep.sweep_dp.bounds()[1]
+    # Little work (most records seen by a player): not worth building the other DP.
+    if work <= 5000 or work <= 3 * prep.capacity_dp.bounds()[1]:
         return "sweep"
     return "capacity"
 
 
 def _solve_by_sweep(prep: Prepared, want_envelope: bool, marginals: bool) -> Solution:
     dp = prep.sweep_dp
-    solution = Solution(dp.ways(0, dp.start) * prep.constant)
+    solution = Solution(dp.ways(0, dp.start) * prep.constant, engine="sweep")
+    solution.states = dp.memoised()
     if solution.total == 0:
         return solution
     solution.classes = _class_list(prep)
@@ -181,7 +203,8 @@ def _class_list(prep: Prepared) -> list[tuple[str, ...]]:
 def _solve_by_capacity(problem: Problem, prep: Prepared, envelope: str | None,
                        want_envelope: bool, marginals: bool) -> Solution:
     dp = prep.capacity_dp
-    solution = Solution(dp.ways(0, dp.start) * prep.constant)
+    solution = Solution(dp.ways(0, dp.start) * prep.constant, engine="capacity")
+    solution.states = dp.memoised()
     if solution.total == 0:
         return solution
     solution.classes = _class_list(prep)

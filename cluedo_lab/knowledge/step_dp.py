@@ -39,6 +39,10 @@ class StepDP(Generic[State, Move]):
     def finished(self, state: State) -> bool:
         raise NotImplementedError
 
+    def memoised(self) -> int:
+        """How many states the DP has counted from so far."""
+        return sum(len(memo) for memo in self._ways)
+
     def ways(self, step: int, state: State) -> Weight:
         """Weight of all ways to complete the chain from ``state`` before ``step``."""
         if step == self.steps:
