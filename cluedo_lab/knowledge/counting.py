@@ -20,6 +20,7 @@ in :mod:`.place_dp` and :mod:`.capacity_dp`; this module chooses between them.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,7 +48,7 @@ class Solution:
         return Fraction(self.cell.get((card, place), 0)) / self.total
 
 
-ENGINES = ("auto", "sweep", "place", "capacity")
+ENGINES = ("auto", "sweep", "place", "capacity", "listing")
 MAX_STATES = 2_000_000
 """The default limit on the counting DP's states, estimated before counting: a few hundred
 bytes each, so about a gigabyte at the limit; the benchmark corpus needs under 20,000."""
@@ -74,12 +75,16 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         return Solution(0)
     if not prep.classes:
         return _solve_fixed(prep, want_envelope)
+    if engine == "auto" and _few_deals(prep):
+        return _solve_by_listing(prep, want_envelope)
     if max_states is not None:
         check_size(prep, max_states, want_envelope)
     if engine == "auto":
         engine = choose_engine(prep)
     if engine == "sweep":
         return _solve_by_sweep(prep, want_envelope, marginals)
+    if engine == "listing":
+        return _solve_by_listing(prep, want_envelope)
     if engine == "capacity":
         return _solve_by_capacity(problem, prep, envelope, want_envelope, marginals)
     dp, start, constant, places, order = prep.dp, prep.start, prep.constant, prep.places, \
@@ -125,6 +130,63 @@ def _solve_fixed(prep: Prepared, want_envelope: bool) -> Solution:
     if want_envelope and env is not None and prep.places[env].per_category:
         for key, share in prep.envelope_cards({}):
             solution.envelope[key] = exact(prep.constant * share)
+    return solution
+
+
+LISTING_LIMIT = 64
+"""Up to this many ways to place the cards still open, listing them beats building a DP."""
+
+
+def _few_deals(prep: Prepared) -> bool:
+    ways = 1
+    for klass in prep.classes:
+        ways *= len(klass.places) ** len(klass.members)
+        if ways > LISTING_LIMIT:
+            return False
+    return True
+
+
+def _solve_by_listing(prep: Prepared, want_envelope: bool) -> Solution:
+    """Near the end of a game a few cards are still open: try every way to place them."""
+    free = [(card, klass.category, sorted(klass.places))
+            for klass in prep.classes for card in klass.members]
+    env = prep.env_index
+    listing = want_envelope and env is not None and bool(prep.places[env].per_category)
+    rank = ({c: i for i, c in enumerate(prep.places[env].per_category or {})}
+            if listing and env is not None else {})
+    in_envelope = [c for c, w in prep.fixed.items() if w == env]
+    total: Weight = 0
+    cell: dict[tuple[str, str], Weight] = defaultdict(int)
+    envelope: dict[tuple[str, ...], Weight] = defaultdict(int)
+    for where in itertools.product(*(places for _, _, places in free)):
+        room = list(prep.caps)
+        limits = [dict(c) if c is not None else None for c in prep.cat_caps]
+        for (_, category, _), place in zip(free, where, strict=True):
+            room[place] -= 1
+            if (limit := limits[place]) is not None:
+                limit[category] = limit.get(category, 0) - 1
+        if any(room) or any(n for limit in limits if limit is not None
+                            for n in limit.values()):
+            continue
+        weight: Weight = prep.constant
+        for place, cards, weights in prep.factors:
+            weight *= weights[sum(1 for (card, _, _), at in zip(free, where, strict=True)
+                                  if at == place and card in cards)]
+        if not weight:
+            continue
+        total += weight
+        for (card, _, _), place in zip(free, where, strict=True):
+            cell[(card, prep.places[place].name)] += weight
+        if listing:
+            chosen = in_envelope + [card for (card, _, _), at in zip(free, where, strict=True)
+                                    if at == env]
+            envelope[tuple(sorted(chosen, key=lambda c: rank[prep.categories[c]]))] += weight
+    solution = Solution(total, engine="listing", classes=_class_list(prep))
+    if total:
+        solution.cell = dict(cell)
+        for card, where_fixed in prep.fixed.items():
+            solution.cell[(card, prep.places[where_fixed].name)] = total
+        solution.envelope = dict(envelope)
     return solution
 
 

@@ -20,9 +20,12 @@ share of what is left.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .problem import Weight
 from .step_dp import CardClass, StepDP, bounded_compositions, compositions
@@ -112,6 +115,13 @@ class SweepDP(StepDP[State, Move]):
                     limits.append((1, [g for g, gf in enumerate(self.group_factors[nxt])
                                        if f in gf]))
             self.later_limits.append(limits)
+        # The same, each list of groups as a fast getter (one index, or an itemgetter); a
+        # need with no group to meet it can never be met.
+        self._limit_picks: list[list[tuple[int, Any]]] = [
+            [(least, members[0] if len(members) == 1 else
+              operator.itemgetter(*members) if members else (lambda new: ()))
+             for least, members in limits]
+            for limits in self.later_limits]
         self._bounds: tuple[int, int] | None = None
         self._ways: list[dict[State, Weight]] = [{} for _ in order]
         self._moves: list[dict[State, list[tuple[State, Weight, Move]]]] = [{} for _ in order]
@@ -158,40 +168,131 @@ class SweepDP(StepDP[State, Move]):
         comb = math.comb
         next_group = self.next_group[step]
         width = len(self.groups[step + 1])
-        limits = self.later_limits[step]
         merged: dict[State, tuple[Weight, dict[int, Weight]]] = {}
+        local = self.local_factors[step]
+        base = [0] * width
+        for g, n in enumerate(state):
+            if n:
+                base[next_group[g]] += n
+        if self._singles(step, state):
+            moves = self._single_moves(step, state, base)
+            self._moves[step][state] = moves
+            return moves
         for taken in self._choices(step, state):
             weight: Weight = 1
-            for weights, members in self.local_factors[step]:
+            for weights, members in local:
                 weight *= weights[sum(taken.get(g, 0) for g in members)]
                 if not weight:
                     break
             if not weight:
                 continue
-            new = [0] * width
-            for g, n in enumerate(state):
-                t = taken.get(g, 0)
+            new = list(base)
+            for g, t in taken.items():
                 if t:
-                    weight *= comb(n, t)
-                if n - t:
-                    new[next_group[g]] += n - t
-            if any(sum(new[g] for g in members) < need for need, members in limits):
-                continue
+                    weight *= comb(state[g], t)
+                    new[next_group[g]] -= t
             key = tuple(new)
             # weight * t / n is whole: weight counts C(n, t) ways, and C(n, t) t / n is
             # C(n - 1, t - 1).
-            shares = {g: weight * t // state[g] if isinstance(weight, int)
-                      else weight * t / state[g] for g, t in taken.items() if t}
             old = merged.get(key)
             if old is None:
-                merged[key] = (weight, shares)
+                merged[key] = (weight, {g: weight * t // state[g] if isinstance(weight, int)
+                                        else weight * t / state[g]
+                                        for g, t in taken.items() if t})
             else:
-                for g, x in shares.items():
-                    old[1][g] = old[1].get(g, 0) + x
-                merged[key] = (old[0] + weight, old[1])
-        moves = [(key, weight, shares) for key, (weight, shares) in merged.items()]
+                shares = old[1]
+                for g, t in taken.items():
+                    if t:
+                        x = (weight * t // state[g] if isinstance(weight, int)
+                             else weight * t / state[g])
+                        shares[g] = shares.get(g, 0) + x
+                merged[key] = (old[0] + weight, shares)
+        # Only states the later places can still complete (checked once per state reached).
+        moves = [(key, weight, shares) for key, (weight, shares) in merged.items()
+                 if self._completable(step, key)]
         self._moves[step][state] = moves
         return moves
+
+    def _completable(self, step: int, new: State) -> bool:
+        """Whether the later places can still be filled and their "at least one"
+        observations met from the cards left in ``new``."""
+        for least, pick in self._limit_picks[step]:
+            if (new[pick] if isinstance(pick, int) else sum(pick(new))) < least:
+                return False
+        return True
+
+    def _singles(self, step: int, state: State) -> bool:
+        """Whether this is a hand (no per-category counts): its fillings are then built as
+        combinations of the groups with one card left (public records in mid-game have
+        many) times the ways to take from the few larger groups."""
+        return self.cat_caps[self.order[step]] is None
+
+    def _single_moves(self, step: int, state: State, base: list[int]
+                      ) -> list[tuple[State, Weight, Move]]:
+        """:meth:`transitions` for a hand: for each way to take cards from the groups with
+        several cards left, every combination of the groups with one card (at C speed)."""
+        place = self.order[step]
+        room = self.room_after[step]
+        places = self.group_places[step]
+        next_group = self.next_group[step]
+        forced: list[int] = []
+        lower: dict[int, int] = {}
+        for g, n in enumerate(state):
+            if n > room[g]:
+                if place not in places[g]:
+                    return []
+                if n == 1:
+                    forced.append(g)
+                else:
+                    lower[g] = n - room[g]
+        eligible = [g for g in self.eligible[step] if state[g]]
+        singles = [g for g in eligible if state[g] == 1 and g not in forced]
+        several = [g for g in eligible if state[g] > 1]
+        need = self.caps[place] - len(forced)
+        if need < 0:
+            return []
+        local = [(weights, frozenset(members)) for weights, members in self.local_factors[step]]
+        comb = math.comb
+        merged: dict[State, tuple[Weight, dict[int, Weight]]] = {}
+        most = min(need, sum(state[g] for g in several))
+        for k in range(sum(lower.values()), most + 1):
+            if need - k > len(singles):
+                continue
+            for part in compositions(k, several, state, [lower.get(g, 0) for g in several]):
+                ways: Weight = 1
+                start = list(base)
+                for g, t in part.items():
+                    ways *= comb(state[g], t)
+                    start[next_group[g]] -= t
+                for combo in itertools.combinations(singles, need - k):
+                    chosen = forced + list(combo) if forced else combo
+                    weight = ways
+                    for weights, members in local:
+                        count = len(members.intersection(chosen))
+                        for g, t in part.items():
+                            if g in members:
+                                count += t
+                        weight *= weights[count]
+                        if not weight:
+                            break
+                    if not weight:
+                        continue
+                    new = list(start)
+                    for g in chosen:
+                        new[next_group[g]] -= 1
+                    key = tuple(new)
+                    old = merged.get(key)
+                    shares = {} if old is None else old[1]
+                    for g in chosen:
+                        shares[g] = shares.get(g, 0) + weight
+                    for g, t in part.items():
+                        if t:
+                            x = (weight * t // state[g] if isinstance(weight, int)
+                                 else weight * t / state[g])
+                            shares[g] = shares.get(g, 0) + x
+                    merged[key] = (weight if old is None else old[0] + weight, shares)
+        return [(key, weight, shares) for key, (weight, shares) in merged.items()
+                if self._completable(step, key)]
 
     def envelope_choices(self) -> list[tuple[State, Weight, dict[int, int]]]:
         """Each way to fill the first place one by one (how many of each class), with the
