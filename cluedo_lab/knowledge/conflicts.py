@@ -20,11 +20,18 @@ def irreducible_conflict(items: Sequence[T], consistent: Callable[[list[T]], boo
     """A subset of ``items`` (in their order) that ``consistent`` rejects, minimal: every
     proper subset is consistent. ``items`` together must be inconsistent; if even the empty
     set is, the answer is empty. ``consistent`` must be monotone (a subset of a consistent
-    set is consistent), as adding observations can only remove deals."""
+    set is consistent), as adding observations can only remove deals.
+
+    Of the irreducible subsets it gives the one that keeps the latest items (QuickXplain run
+    over the items last first), the same one as the deletion filter that tries to drop the
+    earliest item first: the most recent events explain a fact."""
     if not consistent([]):
         return []
+    latest_first = list(reversed(items))
 
     def explain(background: list[T], added: bool, candidates: list[T]) -> list[T]:
+        """The preferred conflict among ``candidates`` given ``background`` (``added``:
+        whether the background grew since it was last known consistent)."""
         if added and not consistent(background):
             return []
         if len(candidates) == 1:
@@ -35,4 +42,6 @@ def irreducible_conflict(items: Sequence[T], consistent: Callable[[list[T]], boo
         in_first = explain(background + in_second, bool(in_second), first)
         return in_first + in_second
 
-    return explain([], False, list(items))
+    found = explain([], False, latest_first)
+    found.reverse()
+    return found
