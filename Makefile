@@ -67,8 +67,11 @@ wheel-check: $(BIN)/python
 outputs: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python notebooks/refresh_outputs.py notebooks/*.ipynb
 
+## make bench: seeded positions of every edition (run.py), then the whole-game corpus: every
+## seat's and the public record of bot games played to the end, its worst records listed.
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/whole_games.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -46,3 +46,18 @@ if games.exists():
     for (edition, players), cells in table.items():
         print(f"| {edition} | {players} | "
               + " | ".join(f"{cells[m]:.1f}" for m in mixes) + " |")
+
+corpus = path.parent / "whole_games.json"   # benchmarks/whole_games.py
+if corpus.exists():
+    whole = json.loads(corpus.read_text())["summary"]
+    print(f"\nWhole-game corpus ({whole['records']} records of {whole['seeds']} seeded bot games "
+          f"per edition and player count; baseline loop {whole['baseline_ms']:.1f} ms): table "
+          f"p50 {whole['p50_ms']:.1f} ms, p99 {whole['p99_ms']:.1f} ms, worst "
+          f"{whole['worst_ms']:.0f} ms; envelope over 2x the table on "
+          f"{whole['envelope_over_2x']} records; slower than the brute-force floor on "
+          f"{whole['slower_than_floor']}. The worst records:\n")
+    print("| record | table ms | envelope ms | DP | states | peak MB |")
+    print("|---|---|---|---|---|---|")
+    for r in whole["worst"]:
+        print(f"| {r['label']} | {r['table_s'] * 1000:.0f} | {r['envelope_s'] * 1000:.0f} | "
+              f"{r['engine']} | {r['states']} | {r['peak_mb']:.1f} |")

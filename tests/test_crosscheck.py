@@ -169,3 +169,42 @@ def test_contradictions_are_refused():
             assert k.consistent_deals == before   # the knowledge stays as it was
             with pytest.raises(Contradiction):
                 knowledge(dict(record, events=[*record["events"], extra]), "uniform")
+
+
+@pytest.mark.parametrize("engine", ["sweep", "capacity"])
+@pytest.mark.parametrize("model", MODELS)
+def test_each_counting_engine_on_every_kind_of_event(engine, model, monkeypatch):
+    """Both DPs, forced in turn, on records of every event kind, public ones included (half
+    the records): the automatic choice between them must never change an answer."""
+    from cluedo_lab.knowledge import counting
+    monkeypatch.setattr(counting, "choose_engine", lambda prep: engine)
+    records = []
+    for kind, deck in kind_cases():
+        players = {"mini-face-down": 2}.get(deck, 3)
+        for i in range(6):
+            record, _ = random_record(edition_path(deck), players,
+                                      seed_of("engine", kind, deck, i), events=2 + i * 2,
+                                      observer=i % 2 == 0, kinds=[kind, "suggest"])
+            records.append(record)
+    records += games("mini-3x3x3", 4, 12) + games("mini-features", 4, 8)
+    check_games(records, model)
+
+
+def test_conflicts_are_irreducible_against_brute_force():
+    """The events a Contradiction names admit no deal together (by brute force), and every
+    one of them is needed: leaving any out leaves a deal. Public records included."""
+    from cluedo_lab.rules.errors import Contradiction
+
+    for deck, players in (("mini-3x3x3", 3), ("mini-features", 4), ("mini-two-item", 3)):
+        for i in range(10):
+            record, extra = contradictory_record(edition_path(deck), players,
+                                                 seed_of("irreducible", deck, i),
+                                                 events=4 + i, observer=i % 2 == 0)
+            events = [*record["events"], extra]
+            with pytest.raises(Contradiction) as caught:
+                knowledge(dict(record, events=events), "uniform")
+            chosen = [events[p - 1] for p in caught.value.conflict]
+            assert chosen and brute_force(dict(record, events=chosen)).count == 0
+            for left_out in range(len(chosen)):
+                rest = chosen[:left_out] + chosen[left_out + 1:]
+                assert brute_force(dict(record, events=rest)).count > 0

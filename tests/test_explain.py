@@ -48,6 +48,14 @@ def test_hand_lock_from_separate_groups():
     assert why.events == (1, 2, 3)
 
 
+def assert_irreducible(k, card, place, value, positions):
+    """The events at ``positions`` force the cell, and none of them can be left out."""
+    chosen = [e for e in k.record.events if e.position in positions]
+    assert k.entails(card, place, value, chosen)
+    for left_out in chosen:
+        assert not k.entails(card, place, value, [e for e in chosen if e is not left_out])
+
+
 def test_showed_one_of_them_when_the_others_are_ruled_out():
     # C showed an unseen card for {b,f,j}; A then sees that B holds f and j.
     k = knowledge([
@@ -59,7 +67,10 @@ def test_showed_one_of_them_when_the_others_are_ruled_out():
     assert k.status("i", "C") is True
     why = k.explain("i", "C")
     assert why.method == "rules" and rules_used(why)[-1] == "showed-one"
+    # C passed on b and f (event 1), or B showed f and A holds b (event 3): either with C's
+    # unseen card (event 2) is an irreducible reason; the latest events are preferred.
     assert set(why.events) == {2, 3}
+    assert_irreducible(k, "i", "C", True, why.events)
 
 
 def test_wrong_accusation_and_envelope_rule():

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from .problem import Weight, divide
-from .step_dp import CardClass, StepDP, compositions
+from .step_dp import CardClass, StepDP, bounded_compositions, compositions
 
 Caps = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -82,6 +82,7 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
                     supply[i] += len(classes[k].members)
             self.supply_after.append(supply)
         self.steps = len(self.order)
+        self._bounds: tuple[int, int] | None = None
         self._ways: list[dict[Caps, Weight]] = [{} for _ in self.order]
         self._moves: list[dict[Caps, list[tuple[Caps, Weight, dict[int, int]]]]] = [
             {} for _ in self.order]
@@ -139,6 +140,27 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
         rooms *= math.prod(math.comb(self.start_caps[g[0]] + len(g), len(g))
                            for g in self.symmetric)
         return worst * rooms
+
+    def bounds(self) -> tuple[int, int]:
+        """Bounds on the states and on the moves tried: before each class, the ways to
+        leave the room still to fill among the slots (each at most its size) times the
+        counts of the observations open then, and from each the ways to split the class."""
+        if self._bounds is not None:
+            return self._bounds
+        states = work = 0
+        open_now: set[int] = set()
+        for j, k in enumerate(self.order):
+            left = sum(len(self.classes[c].members) for c in self.order[j:])
+            here = max(1, bounded_compositions(left, self.start_caps)) * math.prod(
+                self.count_cap[f] + 1 for f in open_now)
+            splits = bounded_compositions(len(self.classes[k].members),
+                                          [self.start_caps[i] for i in self.allowed[k]])
+            states += here
+            work += here * max(1, splits)
+            open_now |= set(self.factors_of[k])
+            open_now -= set(self.closes[k])
+        self._bounds = (states, work)
+        return self._bounds
 
     def transitions(self, step: int, state: Caps) -> list[tuple[Caps, Weight, dict[int, int]]]:
         cached = self._moves[step].get(state)

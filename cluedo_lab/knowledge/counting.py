@@ -20,10 +20,12 @@ in :mod:`.place_dp` and :mod:`.capacity_dp`; this module chooses between them.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..rules.errors import ProblemTooLarge
 from .prepared import Prepared, prepare
 from .problem import Place, Problem, Weight, divide, exact
 
@@ -36,6 +38,9 @@ class Solution:
     cell: dict[tuple[str, str], Weight] = field(default_factory=dict)
     envelope: dict[tuple[str, ...], Weight] = field(default_factory=dict)
     classes: list[tuple[str, ...]] = field(default_factory=list)
+    engine: str = ""
+    states: int = 0
+    """The DP that counted, and how many states it memoised (for benchmarks)."""
 
     def probability(self, card: str, place: str) -> Fraction:
         if self.total == 0:
@@ -43,25 +48,44 @@ class Solution:
         return Fraction(self.cell.get((card, place), 0)) / self.total
 
 
-ENGINES = ("auto", "place", "capacity")
+ENGINES = ("auto", "sweep", "place", "capacity", "listing")
+MAX_STATES = 2_000_000
+"""The default limit on the counting DP's states, estimated before counting: a few hundred
+bytes each, so about a gigabyte at the limit; the benchmark corpus needs under 20,000."""
+ADVICE = ("Give a smaller deck or fewer players, add the observations that pin cards down, "
+          "or raise the limit (Knowledge(record, max_states=...)) if the memory is there.")
 
 
 def solve(problem: Problem, envelope: str | None = "envelope",
-          want_envelope: bool = True, marginals: bool = True, engine: str = "auto"
-          ) -> Solution:
+          want_envelope: bool = True, marginals: bool = True, engine: str = "auto",
+          max_states: int | None = MAX_STATES) -> Solution:
     """Count the consistent deals, every card × place weight (``marginals``) and, if
     ``envelope`` names a place with ``per_category``, the weight of each envelope content.
 
     Two exact DPs do the counting (see the module docstring); each problem goes to the one
-    whose number of states is bounded lower (``engine`` forces one, for tests and lessons)."""
+    whose work is bounded lower (``engine`` forces one, for tests and lessons).
+
+    Before any counting, the states each DP may need are bounded; if both bounds exceed
+    ``max_states`` (None: no limit), :class:`~cluedo_lab.rules.errors.ProblemTooLarge` says
+    so, and so does a wanted envelope distribution with more possible envelopes than that."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     prep = prepare(problem, envelope)
     if prep is None:
         return Solution(0)
-    # Measured on simulated games: the capacity DP wins unless its bound is far larger.
-    if engine == "capacity" or engine == "auto" and (
-            prep.capacity_dp.max_open() < 8 * prep.place_dp_states()):
+    if not prep.classes:
+        return _solve_fixed(prep, want_envelope)
+    if engine == "auto" and _few_deals(prep):
+        return _solve_by_listing(prep, want_envelope)
+    if max_states is not None:
+        check_size(prep, max_states, want_envelope)
+    if engine == "auto":
+        engine = choose_engine(prep)
+    if engine == "sweep":
+        return _solve_by_sweep(prep, want_envelope, marginals)
+    if engine == "listing":
+        return _solve_by_listing(prep, want_envelope)
+    if engine == "capacity":
         return _solve_by_capacity(problem, prep, envelope, want_envelope, marginals)
     dp, start, constant, places, order = prep.dp, prep.start, prep.constant, prep.places, \
         prep.order
@@ -97,6 +121,139 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     return solution
 
 
+def _solve_fixed(prep: Prepared, want_envelope: bool) -> Solution:
+    """Every card has one place left (a record solved to the end): one deal, no DP."""
+    solution = Solution(prep.constant, engine="fixed", classes=_class_list(prep))
+    for card, where in prep.fixed.items():
+        solution.cell[(card, prep.places[where].name)] = prep.constant
+    env = prep.env_index
+    if want_envelope and env is not None and prep.places[env].per_category:
+        for key, share in prep.envelope_cards({}):
+            solution.envelope[key] = exact(prep.constant * share)
+    return solution
+
+
+LISTING_LIMIT = 64
+"""Up to this many ways to place the cards still open, listing them beats building a DP."""
+
+
+def _few_deals(prep: Prepared) -> bool:
+    ways = 1
+    for klass in prep.classes:
+        ways *= len(klass.places) ** len(klass.members)
+        if ways > LISTING_LIMIT:
+            return False
+    return True
+
+
+def _solve_by_listing(prep: Prepared, want_envelope: bool) -> Solution:
+    """Near the end of a game a few cards are still open: try every way to place them."""
+    free = [(card, klass.category, sorted(klass.places))
+            for klass in prep.classes for card in klass.members]
+    env = prep.env_index
+    listing = want_envelope and env is not None and bool(prep.places[env].per_category)
+    rank = ({c: i for i, c in enumerate(prep.places[env].per_category or {})}
+            if listing and env is not None else {})
+    in_envelope = [c for c, w in prep.fixed.items() if w == env]
+    total: Weight = 0
+    cell: dict[tuple[str, str], Weight] = defaultdict(int)
+    envelope: dict[tuple[str, ...], Weight] = defaultdict(int)
+    for where in itertools.product(*(places for _, _, places in free)):
+        room = list(prep.caps)
+        limits = [dict(c) if c is not None else None for c in prep.cat_caps]
+        for (_, category, _), place in zip(free, where, strict=True):
+            room[place] -= 1
+            if (limit := limits[place]) is not None:
+                limit[category] = limit.get(category, 0) - 1
+        if any(room) or any(n for limit in limits if limit is not None
+                            for n in limit.values()):
+            continue
+        weight: Weight = prep.constant
+        for place, cards, weights in prep.factors:
+            weight *= weights[sum(1 for (card, _, _), at in zip(free, where, strict=True)
+                                  if at == place and card in cards)]
+        if not weight:
+            continue
+        total += weight
+        for (card, _, _), place in zip(free, where, strict=True):
+            cell[(card, prep.places[place].name)] += weight
+        if listing:
+            chosen = in_envelope + [card for (card, _, _), at in zip(free, where, strict=True)
+                                    if at == env]
+            envelope[tuple(sorted(chosen, key=lambda c: rank[prep.categories[c]]))] += weight
+    solution = Solution(total, engine="listing", classes=_class_list(prep))
+    if total:
+        solution.cell = dict(cell)
+        for card, where_fixed in prep.fixed.items():
+            solution.cell[(card, prep.places[where_fixed].name)] = total
+        solution.envelope = dict(envelope)
+    return solution
+
+
+def check_size(prep: Prepared, limit: int, want_envelope: bool) -> None:
+    """Refuse, before spending memory, a problem whose every DP may need more than ``limit``
+    states (or, if the envelope distribution is wanted, that has more possible envelopes)."""
+    states = prep.sweep_dp.bounds()[0]
+    if states > limit:
+        states = min(states, prep.capacity_dp.bounds()[0])
+    if states > limit:
+        raise ProblemTooLarge("counting the deals exactly would need too many DP states",
+                              states, limit, ADVICE)
+    env = prep.env_index
+    if want_envelope and env is not None and prep.places[env].per_category:
+        envelopes = prep.envelope_count()
+        if envelopes > limit:
+            raise ProblemTooLarge("too many possible envelopes to list one by one", envelopes,
+                                  limit, "Ask for the card x place table instead, or raise "
+                                  "the limit (Knowledge(record, max_states=...)).")
+
+
+def choose_engine(prep: Prepared) -> str:
+    """The DP with less work bounded: the sweep's bound counts every filling of a place it
+    may try, so it loses when many cards pinned by their own observations are open to one
+    place (few players); measured on the benchmark corpus, a factor of 3 splits them best."""
+    work = prep.sweep_dp.bounds()[1]
+    # Little work (most records seen by a player): not worth building the other DP.
+    if work <= 5000 or work <= 3 * prep.capacity_dp.bounds()[1]:
+        return "sweep"
+    return "capacity"
+
+
+def _solve_by_sweep(prep: Prepared, want_envelope: bool, marginals: bool) -> Solution:
+    dp = prep.sweep_dp
+    solution = Solution(dp.ways(0, dp.start) * prep.constant, engine="sweep")
+    solution.states = dp.memoised()
+    if solution.total == 0:
+        return solution
+    solution.classes = _class_list(prep)
+    if marginals:
+        for card, where in prep.fixed.items():
+            solution.cell[(card, prep.places[where].name)] = solution.total
+        for (step, k), weight in dp.class_weights().items():
+            klass = prep.classes[k]
+            share = divide(weight * prep.constant, len(klass.members))
+            place = prep.places[dp.order[step]].name
+            for member in klass.members:
+                solution.cell[(member, place)] = solution.cell.get((member, place), 0) + share
+    env = prep.env_index
+    if want_envelope and env is not None and prep.places[env].per_category:
+        if dp.order and dp.order[0] == env:
+            # The first step's groups are the classes themselves.
+            as_class = [members[0] for members in dp.groups[0]]
+            choices = [({as_class[g]: n for g, n in taken.items()},
+                        weight * (dp.ways(1, new) if dp.steps > 1 else int(not any(new))))
+                       for new, weight, taken in dp.envelope_choices()]
+        else:
+            choices = [({}, dp.ways(0, dp.start))]
+        for ks, weight in choices:
+            if not weight:
+                continue
+            for key, share in prep.envelope_cards(ks):
+                value = exact(weight * prep.constant * share)
+                solution.envelope[key] = solution.envelope.get(key, 0) + value
+    return solution
+
+
 def _class_list(prep: Prepared) -> list[tuple[str, ...]]:
     """Interchangeable cards: the classes, and the fixed cards grouped by place and kind."""
     fixed_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
@@ -108,7 +265,8 @@ def _class_list(prep: Prepared) -> list[tuple[str, ...]]:
 def _solve_by_capacity(problem: Problem, prep: Prepared, envelope: str | None,
                        want_envelope: bool, marginals: bool) -> Solution:
     dp = prep.capacity_dp
-    solution = Solution(dp.ways(0, dp.start) * prep.constant)
+    solution = Solution(dp.ways(0, dp.start) * prep.constant, engine="capacity")
+    solution.states = dp.memoised()
     if solution.total == 0:
         return solution
     solution.classes = _class_list(prep)
@@ -123,7 +281,12 @@ def _solve_by_capacity(problem: Problem, prep: Prepared, envelope: str | None,
                 solution.cell[(member, place)] = solution.cell.get((member, place), 0) + share
     env = next((p for p in problem.places if p.name == envelope), None)
     if want_envelope and env is not None and env.per_category:
-        solution.envelope = _envelope_by_conditioning(problem, env, [])
+        # The sweep fills the envelope first and so has its distribution at hand; unless its
+        # work is far larger, that beats solving again once per card put in the envelope.
+        if prep.sweep_dp.bounds()[1] <= 30 * prep.capacity_dp.bounds()[1]:
+            solution.envelope = _solve_by_sweep(prep, True, False).envelope
+        else:
+            solution.envelope = _envelope_by_conditioning(problem, env, [])
     return solution
 
 

@@ -20,7 +20,8 @@ from ..rules import numbers
 from ..rules.edition import Card, Edition
 from ..rules.errors import Contradiction
 from . import constraints as cons
-from .counting import Solution, solve
+from .conflicts import irreducible_conflict
+from .counting import MAX_STATES, Solution, solve
 from .explain import Deduction, Explanation, explain
 
 
@@ -30,13 +31,20 @@ class Knowledge:
     ``model="uniform"`` counts every consistent deal once. ``model="refuter-uniform"`` also
     assumes a refuter holding several of the named cards shows each with equal chance, so a
     card you were shown counts for more in deals where it was the refuter's only choice.
+
+    ``max_states`` bounds the counting's work: a record whose count could need more DP
+    states is refused with :class:`~cluedo_lab.rules.errors.ProblemTooLarge` before any
+    memory is spent (None: no limit).
     """
 
-    def __init__(self, record: Record, model: str = "uniform"):
+    def __init__(self, record: Record, model: str = "uniform",
+                 max_states: int | None = MAX_STATES):
         if model not in cons.MODELS:
             raise ValueError(f"unknown observation model {model!r}; expected one of "
                              f"{cons.MODELS}")
         self.model = model
+        self.max_states = max_states
+        self._by_event: tuple[Record, dict[int, list[cons.Constraint]]] | None = None
         self._history: list[tuple[Record, Solution]] = []
         self.record = record
         self._envelope: tuple[Solution, dict[tuple[str, ...], int | Fraction]] | None = None
@@ -44,8 +52,9 @@ class Knowledge:
 
     # -- building ----------------------------------------------------------------------------
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], model: str = "uniform") -> Knowledge:
-        return cls(Record.from_dict(data), model)
+    def from_dict(cls, data: Mapping[str, Any], model: str = "uniform",
+                  max_states: int | None = MAX_STATES) -> Knowledge:
+        return cls(Record.from_dict(data), model, max_states)
 
     def constraints(self, events: Iterable[Event] | None = None) -> list[cons.Constraint]:
         return cons.all_constraints(self.record, self.model, events)
@@ -53,9 +62,21 @@ class Knowledge:
     def _count(self, record: Record, events: Iterable[Event] | None = None, *,
                marginals: bool = True, extra: Sequence[cons.Constraint] = (),
                envelope: bool = False) -> Solution:
-        constraints = cons.all_constraints(record, self.model, events) + list(extra)
+        """Count the deals that fit ``events`` of ``record`` (all of them if None) and the
+        ``extra`` constraints. Each event's constraints are made once per record: finding
+        conflicts and explanations counts many subsets of the same events."""
+        if self._by_event is None or self._by_event[0] is not record:
+            self._by_event = (record, {})
+        cache = self._by_event[1]
+        constraints = cons.setup_constraints(record)
+        for event in record.events if events is None else events:
+            found = cache.get(id(event))
+            if found is None:
+                found = cache[id(event)] = cons.event_constraints(record, event, self.model)
+            constraints += found
+        constraints += extra
         return solve(cons.problem(record, constraints), marginals=marginals,
-                     want_envelope=envelope)
+                     want_envelope=envelope, max_states=self.max_states)
 
     def _solve_or_explain(self, record: Record) -> Solution:
         solution = self._count(record, record.events)
@@ -64,15 +85,16 @@ class Knowledge:
         return solution
 
     def _contradiction(self, record: Record) -> Contradiction:
-        """Shrink the events to an irreducible set that still admits no deal."""
-        if self._count(record, (), marginals=False).total == 0:
+        """Shrink the events to an irreducible set that still admits no deal, by divide and
+        conquer (:mod:`.conflicts`): a few counts per event in the conflict, not one per
+        event of the record."""
+        def consistent(events: list[Event]) -> bool:
+            return self._count(record, events, marginals=False).total != 0
+
+        if not consistent([]):
             return Contradiction("the set-up itself admits no deal (check the hand sizes, "
                                  "the hand and the face-up cards)", ())
-        needed = list(record.events)
-        for event in list(needed):
-            trial = [e for e in needed if e is not event]
-            if self._count(record, trial, marginals=False).total == 0:
-                needed = trial
+        needed = irreducible_conflict(record.events, consistent)
         positions = tuple(e.position for e in needed)
         lines = "\n".join("  " + e.describe() for e in needed)
         return Contradiction(f"no deal fits these events together:\n{lines}", positions)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..records import ENVELOPE, Event, Record
 from ..rules.edition import Card, Edition
 from . import constraints as cons
+from .conflicts import irreducible_conflict
 
 if TYPE_CHECKING:
     from .engine import Knowledge
@@ -410,13 +411,12 @@ def _numbered(steps: Sequence[Step]) -> list[str]:
 
 
 def minimal_events(knowledge: Knowledge, fact: Fact) -> tuple[Event, ...]:
-    """An irreducible set of events that still forces ``fact`` (deletion filter)."""
-    needed = list(knowledge.record.events)
-    for event in list(needed):
-        trial = [e for e in needed if e is not event]
-        if knowledge.entails(fact.card, fact.place, fact.holds, trial):
-            needed = trial
-    return tuple(needed)
+    """An irreducible set of events that still forces ``fact``: the events in conflict with
+    its opposite, found by divide and conquer (:mod:`.conflicts`)."""
+    def consistent(events: list[Event]) -> bool:
+        return not knowledge.entails(fact.card, fact.place, fact.holds, events)
+
+    return tuple(irreducible_conflict(knowledge.record.events, consistent))
 
 
 def explain(knowledge: Knowledge, card: str | Card, place: str) -> Explanation:

@@ -12,8 +12,9 @@ from functools import cached_property
 
 from .capacity_dp import CapacityDP
 from .place_dp import PlaceDP
-from .problem import Place, Problem, Weight, check_sizes
+from .problem import Place, Problem, Weight, check_sizes, exact
 from .step_dp import CardClass
+from .sweep_dp import SweepDP
 
 
 @dataclass
@@ -37,12 +38,53 @@ class Prepared:
         return PlaceDP(self.classes, self.order, self.caps, self.cat_caps, self.factors)
 
     @cached_property
+    def sweep_dp(self) -> SweepDP:
+        return SweepDP(self.classes, self.sweep_order(), self.caps, self.cat_caps, self.factors)
+
+    def sweep_order(self) -> list[int]:
+        """The envelope first (its choices are the envelope distribution, and after it the
+        categories no longer matter), then greedily the place after which the fewest groups
+        of cards stay apart: the sweep DP's states are counts per group."""
+        open_places = [i for i in range(len(self.places)) if self.caps[i] > 0]
+        order = [self.env_index] if self.env_index in open_places else []
+        todo = [i for i in open_places if i not in order]
+        where = {where for where, _, _ in self.factors}
+
+        def groups_after(done: set[int]) -> int:
+            later = frozenset(i for i in open_places if i not in done)
+            by_category = any(self.cat_caps[i] is not None for i in later)
+            return len({(k.category if by_category else None, k.places & later,
+                         frozenset(f for f in k.factors if self.factors[f][0] in later))
+                        for k in self.classes})
+
+        while todo:
+            done = set(order)
+            best = min(todo, key=lambda i: (groups_after(done | {i}), i not in where, i))
+            order.append(best)
+            todo.remove(best)
+        return order
+
+    @cached_property
     def capacity_dp(self) -> CapacityDP:
         return CapacityDP(self.classes, self.caps, self.cat_caps, self.factors)
 
     def place_dp_states(self) -> int:
         """A bound on the place DP's states: every mix of cards left per class."""
         return math.prod(len(k.members) + 1 for k in self.classes)
+
+    def envelope_count(self) -> int:
+        """A bound on the possible envelopes: per category, the ways to choose its cards
+        among those that may lie there."""
+        assert self.env_index is not None, "only a problem with an envelope has its cards"
+        per_category = self.places[self.env_index].per_category
+        assert per_category is not None, "the envelope holds cards by category"
+        limits = self.cat_caps[self.env_index] or {}
+        count = 1
+        for category in per_category:
+            open_cards = sum(len(k.members) for k in self.classes
+                             if k.category == category and self.env_index in k.places)
+            count *= math.comb(open_cards, limits.get(category, 0))
+        return count
 
     def envelope_choices(self) -> Iterator[tuple[tuple[int, ...], Weight, dict[int, int]]]:
         """(state after the envelope, weight, classes taken) for every way to fill it."""
@@ -105,13 +147,25 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
                 changed = True
 
     # 2. Substitute fixed cards into the factors; constant factors become a multiplier.
+    #    Factors on the same cards of the same place become one (their weights multiplied):
+    #    a long record repeats the same observation many times.
     constant: Weight = 1
-    live_factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]] = []
+    merged: dict[tuple[int, frozenset[str]], tuple[Weight, ...]] = {}
     for factor in problem.factors:
         where = index[factor.place]
         already = sum(1 for c in factor.cards if fixed.get(c) == where)
         live = frozenset(c for c in factor.cards if c not in fixed and where in allowed[c])
         weights = factor.weights[already: already + len(live) + 1]
+        if len(set(weights)) == 1:
+            constant *= weights[0]
+            if constant == 0:
+                return None
+            continue
+        before = merged.get((where, live))
+        merged[(where, live)] = weights if before is None else tuple(
+            exact(a * b) for a, b in zip(before, weights, strict=True))
+    live_factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]] = []
+    for (where, live), weights in merged.items():
         if len(set(weights)) == 1:
             constant *= weights[0]
             if constant == 0:

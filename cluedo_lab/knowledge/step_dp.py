@@ -39,6 +39,10 @@ class StepDP(Generic[State, Move]):
     def finished(self, state: State) -> bool:
         raise NotImplementedError
 
+    def memoised(self) -> int:
+        """How many states the DP has counted from so far."""
+        return sum(len(memo) for memo in self._ways)
+
     def ways(self, step: int, state: State) -> Weight:
         """Weight of all ways to complete the chain from ``state`` before ``step``."""
         if step == self.steps:
@@ -110,3 +114,21 @@ def compositions(total: int, classes: list[int], state: Mapping[int, int] | Sequ
                    for n in range(max(low, left - after_high), min(high, left - after_low) + 1)]
     return [{k: n for k, n in zip(classes, taken + (left,), strict=True) if n}
             for left, taken in partial]
+
+
+def bounded_compositions(total: int, sizes: Sequence[int]) -> int:
+    """How many ways to write ``total`` as a sum with the i-th term between 0 and
+    ``sizes[i]``: the coefficient of x^total in the product of (1 + x + ... + x^size)."""
+    if total < 0:
+        return 0
+    poly = [1] + [0] * total
+    for size in sizes:
+        running = 0
+        grown = [0] * (total + 1)
+        for i in range(total + 1):
+            running += poly[i]
+            if i - size - 1 >= 0:
+                running -= poly[i - size - 1]
+            grown[i] = running
+        poly = grown
+    return poly[total]

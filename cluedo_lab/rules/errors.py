@@ -43,3 +43,13 @@ class Contradiction(CluedoLabError, ValueError):
 
 class IllegalAction(CluedoLabError, ValueError):
     """A move the rules forbid; the game state is unchanged."""
+
+
+class ProblemTooLarge(CluedoLabError, ValueError):
+    """Counting exactly would take more than the allowed work: ``size`` is the estimate (a
+    bound on the counting's states, or on the envelopes to list) and ``limit`` the limit."""
+
+    def __init__(self, what: str, size: int, limit: int, advice: str):
+        self.size = size
+        self.limit = limit
+        super().__init__(f"{what}: up to {size:,} (the limit is {limit:,}). {advice}")

@@ -1,0 +1,179 @@
+"""Benchmark: exact counting on whole-game records (``benchmarks/corpus.py``).
+
+For every record of the corpus (seeded bot games of every edition and player count played to
+the end; every seat's record and the public one, at the end and at the middle) this times
+``Knowledge(record)`` (the count and every card x place probability) and, on a fresh object,
+``envelope_distribution()``, each the fastest of ``--repeats`` runs. It reports p50/p99/worst,
+the DP states memoised, the envelope's time over the table's, a plain brute-force counter as
+the floor (a record slower than it is listed), and the peak memory of the worst records
+(tracemalloc, in a second pass: it slows the code down). Times are also given as ratios to a
+fixed pure-Python loop timed in the same process.
+
+    python benchmarks/whole_games.py            # 3 games per edition and player count
+    python benchmarks/whole_games.py --quick    # 1 game each
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.corpus import corpus  # noqa: E402
+from benchmarks.run import baseline, percentile  # noqa: E402
+from cluedo_lab.knowledge import constraints as cons  # noqa: E402
+from cluedo_lab.knowledge.engine import Knowledge  # noqa: E402
+from cluedo_lab.knowledge.problem import Problem  # noqa: E402
+from cluedo_lab.records import Record  # noqa: E402
+
+
+class OutOfTime(Exception):
+    pass
+
+
+def brute_by_hands(problem: Problem, seconds: float) -> tuple[Any, dict]:
+    """The floor: a plain counter that deals the cards place by place (each place every set of
+    its size among the cards left that may lie there), weighs each full deal by the factors
+    and adds it to the count and to every card's cell. Gives up after ``seconds``."""
+    deadline = time.perf_counter() + seconds
+    places = sorted(problem.places, key=lambda p: p.per_category is None)
+    factors_at = {p.name: [f for f in problem.factors if f.place == p.name] for p in places}
+    total: Any = 0
+    cell: dict[tuple[str, str], Any] = {}
+    nodes = 0
+
+    def fills(place, left):
+        may = [c for c in left if place.name in problem.allowed[c]]
+        if place.per_category is None:
+            return itertools.combinations(may, place.size)
+        pools = [itertools.combinations([c for c in may if problem.categories[c] == cat], n)
+                 for cat, n in place.per_category.items()]
+        return (sum(parts, ()) for parts in itertools.product(*pools))
+
+    def deal(i: int, left: frozenset, chosen: list, weight: Any) -> None:
+        nonlocal total, nodes
+        nodes += 1
+        if nodes % 2048 == 0 and time.perf_counter() > deadline:
+            raise OutOfTime
+        if i == len(places):
+            if not left:
+                total += weight
+                for name, cards in chosen:
+                    for c in cards:
+                        cell[(c, name)] = cell.get((c, name), 0) + weight
+            return
+        place = places[i]
+        for cards in fills(place, left):
+            w = weight
+            inside = set(cards)
+            for f in factors_at[place.name]:
+                w *= f.weights[len(f.cards & inside)]
+                if not w:
+                    break
+            if w:
+                chosen.append((place.name, cards))
+                deal(i + 1, left - inside, chosen, w)
+                chosen.pop()
+
+    deal(0, frozenset(problem.categories), [], 1)
+    return total, cell
+
+
+def fastest(work, repeats: int) -> tuple[float, Any]:
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = work()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def measure(record: Record, repeats: int) -> dict[str, Any]:
+    table, k = fastest(lambda: Knowledge(record), repeats)
+
+    def envelope() -> None:
+        Knowledge(record).envelope_distribution()
+
+    # The envelope's own time: a fresh object's distribution minus its table.
+    with_envelope, _ = fastest(envelope, repeats)
+    solution = k._solution
+    return {"table_s": table, "envelope_s": max(0.0, with_envelope - table),
+            "engine": solution.engine, "states": solution.states, "deals": str(k.consistent_deals)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seeds", type=int, default=None)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--memory", type=int, default=5, help="worst records to trace")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
+                                             "whole_games.json"))
+    args = parser.parse_args()
+    seeds = args.seeds or (1 if args.quick else 3)
+    base = baseline()
+    print(f"baseline loop: {base * 1000:.1f} ms; {seeds} game(s) per edition and player count")
+    rows: list[dict[str, Any]] = []
+    records: dict[str, Record] = {}
+    for entry in corpus(seeds):
+        record = Record.from_dict(entry.record)
+        row = {"label": entry.label, "edition": entry.edition, "players": entry.players,
+               "seat": entry.seat, "stage": entry.stage, "events": len(record.events),
+               **measure(record, args.repeats)}
+        # The floor starts from the same constraints and gets as long as the engine took (at
+        # least 20 ms): finishing inside that means the plain counter was faster.
+        start = time.perf_counter()
+        try:
+            problem = cons.problem(record, cons.all_constraints(record))
+            brute_by_hands(problem, max(0.02, row["table_s"]))
+            row["floor_s"] = time.perf_counter() - start
+        except OutOfTime:
+            row["floor_s"] = None
+        rows.append(row)
+        records[entry.label] = record
+    tables = [r["table_s"] for r in rows]
+    envelopes = [r["envelope_s"] / max(r["table_s"], 1e-9) for r in rows]
+    print(f"{len(rows)} records, {sum(r['events'] for r in rows)} events")
+    print(f"table: p50 {percentile(tables, 50) * 1000:.1f} ms, p99 "
+          f"{percentile(tables, 99) * 1000:.1f} ms, worst {max(tables) * 1000:.1f} ms "
+          f"(worst / baseline {max(tables) / base:.1f})")
+    print(f"DP states: p50 {percentile([r['states'] for r in rows], 50)}, worst "
+          f"{max(r['states'] for r in rows)}")
+    slow_env = [r for r in rows if r["envelope_s"] > 2 * r["table_s"] and r["envelope_s"] > 0.005]
+    print(f"envelope / table: median {statistics.median(envelopes):.2f}, worst "
+          f"{max(envelopes):.1f}; over 2x (and over 5 ms): {len(slow_env)} records")
+    floor = [r for r in rows if r["floor_s"] is not None and r["floor_s"] < r["table_s"]]
+    print(f"records where the brute-force floor was faster: {len(floor)}")
+    for r in floor[:10]:
+        print(f"  {r['label']}: engine {r['table_s'] * 1000:.2f} ms, floor "
+              f"{r['floor_s'] * 1000:.2f} ms")
+    worst = sorted(rows, key=lambda r: -(r["table_s"] + r["envelope_s"]))[:args.memory]
+    print(f"\nworst records ({args.memory}), with peak memory of table + envelope:")
+    print(f"{'record':76} {'table ms':>9} {'env ms':>8} {'engine':>8} {'states':>7} {'peak MB':>8}")
+    for r in worst:
+        tracemalloc.start()
+        Knowledge(records[r["label"]]).envelope_distribution()
+        r["peak_mb"] = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        print(f"{r['label']:76} {r['table_s'] * 1000:9.1f} {r['envelope_s'] * 1000:8.1f} "
+              f"{r['engine']:>8} {r['states']:7} {r['peak_mb']:8.1f}")
+    summary = {"baseline_ms": base * 1000, "seeds": seeds, "records": len(rows),
+               "p50_ms": percentile(tables, 50) * 1000, "p99_ms": percentile(tables, 99) * 1000,
+               "worst_ms": max(tables) * 1000, "envelope_over_table_worst": max(envelopes),
+               "envelope_over_2x": len(slow_env), "slower_than_floor": len(floor),
+               "worst": [{k: v for k, v in r.items()} for r in worst]}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
+    print(f"\nwritten to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

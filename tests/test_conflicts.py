@@ -1,0 +1,99 @@
+"""Conflicts found by divide and conquer, and problems refused as too large before counting."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+from gamegen import contradictory_record, edition_path
+from oracle import brute_force
+
+from cluedo_lab.knowledge.conflicts import irreducible_conflict
+from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.records import Record
+from cluedo_lab.rules.errors import Contradiction, ProblemTooLarge
+
+
+def test_irreducible_conflict_finds_a_minimal_set_with_few_checks():
+    rng = random.Random(7)
+    for _ in range(40):
+        n = rng.randint(1, 3000)
+        bad = [frozenset(rng.sample(range(n), min(n, rng.randint(1, 4))))
+               for _ in range(rng.randint(1, 3))]
+        calls = 0
+
+        def consistent(items, bad=bad):
+            nonlocal calls
+            calls += 1
+            chosen = set(items)
+            return not any(b <= chosen for b in bad)
+
+        found = irreducible_conflict(list(range(n)), consistent)
+        assert found == sorted(found)                     # in the items' order
+        assert not consistent(found)
+        for i in range(len(found)):
+            assert consistent(found[:i] + found[i + 1:])  # nothing can be left out
+        k = len(found)
+        assert calls <= 1 + 2 * k * (math.log2(n) + 2) + 3 * k   # not one per item
+
+
+def test_empty_conflict_when_nothing_at_all_is_consistent():
+    assert irreducible_conflict([1, 2, 3], lambda items: False) == []
+
+
+def test_a_long_record_names_its_conflict_with_few_counts(monkeypatch):
+    record, extra = contradictory_record(edition_path("mini-3x3x3"), 3, seed=11, events=8)
+    long = dict(record, events=record["events"] * 250 + [extra])   # 2001 events
+    assert brute_force(dict(record, events=[*record["events"], extra])).count == 0
+    counts = 0
+    original = Knowledge._count
+
+    def counting(self, *args, **kwargs):
+        nonlocal counts
+        counts += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Knowledge, "_count", counting)
+    with pytest.raises(Contradiction) as caught:
+        Knowledge(Record.from_dict(long))
+    conflict = caught.value.conflict
+    assert conflict and conflict[-1] == 2001
+    assert counts < 120                           # the deletion filter would count 2001 times
+    chosen = [long["events"][p - 1] for p in conflict]
+    assert brute_force(dict(record, events=chosen)).count == 0
+
+
+def big_deck(categories: int, cards: int) -> dict[str, list[str]]:
+    return {f"kind{i}": [f"card{i}_{j}" for j in range(cards)] for i in range(categories)}
+
+
+def test_too_many_envelopes_are_refused_with_their_number():
+    k = Knowledge.from_dict({"deck": big_deck(5, 60), "players": ["A", "B", "C", "D"],
+                             "events": []})
+    assert k.probability("card0_0", "envelope") == Fraction(1, 60)   # the table is cheap
+    with pytest.raises(ProblemTooLarge) as caught:
+        k.envelope_distribution()
+    assert caught.value.size == 60 ** 5 and caught.value.limit == k.max_states
+    assert "777,600,000" in str(caught.value) and "max_states" in str(caught.value)
+
+
+def test_the_limit_is_a_parameter_and_a_refused_add_changes_nothing():
+    record = {"edition": "cluedo-classic-1949", "players": ["A", "B", "C", "D"],
+              "events": [{"suggest": ["Green", "Rope", "Hall"], "by": "A", "passed": [],
+                          "shown_by": "B"}]}
+    with pytest.raises(ProblemTooLarge) as caught:
+        Knowledge.from_dict(record, max_states=5)
+    assert caught.value.limit == 5 and caught.value.size > 5
+    assert "DP states" in str(caught.value)
+    k = Knowledge.from_dict(record)
+    before = k.consistent_deals
+    k.max_states = 5
+    with pytest.raises(ProblemTooLarge):
+        k.add({"suggest": ["Plum", "Dagger", "Study"], "by": "C", "passed": [],
+               "shown_by": "D"})
+    assert k.consistent_deals == before and len(k.record.events) == 1
+    k.max_states = None
+    k.add({"suggest": ["Plum", "Dagger", "Study"], "by": "C", "passed": [], "shown_by": "D"})
+    assert len(k.record.events) == 2
