@@ -17,7 +17,7 @@ from pathlib import Path
 from .knowledge.engine import format_weight
 from .lab.lessons import write_lessons
 from .rules.errors import CluedoLabError, Contradiction
-from .rules.numbers import STYLES, chance_style_used
+from .rules.numbers import MEANINGS, STYLES, chance_style_used
 
 
 def _fraction(p: Fraction) -> str:
@@ -68,9 +68,7 @@ def _solve(args: argparse.Namespace) -> int:
     with chance_style_used(args.numbers):
         print(knowledge.notepad())
     print()
-    legend = {"percent": "the chance in percent", "frequency": "in how many of 100 deals",
-              "fraction": "the exact chance"}[args.numbers]
-    print(f"✓ certainly there  · certainly not there; other cells: {legend} "
+    print(f"✓ certainly there  · certainly not there; other cells: {MEANINGS[args.numbers]} "
           "(--numbers percent, frequency or fraction)")
     return 0
 

@@ -21,11 +21,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 
-__all__ = ["STYLES", "chance", "cell", "exact", "count", "chance_style", "set_chance_style",
+__all__ = ["STYLES", "MEANINGS", "chance", "cell", "exact", "count", "chance_style",
+           "set_chance_style",
            "chance_style_used"]
 
 STYLES = ("percent", "frequency", "fraction")
 _style = ["percent"]
+
+
+MEANINGS = {"percent": "the chance in percent", "frequency": "in how many of 100 deals",
+            "fraction": "the exact chance"}
+"""What a chance in each style says, for legends."""
 
 
 def chance_style() -> str:

@@ -78,8 +78,7 @@ def knowledge_html(knowledge: Knowledge) -> str:
 
 def legend() -> str:
     """What a notepad's marks and numbers mean, in the learner's chosen number style."""
-    style = {"percent": "the chance in percent", "frequency": "in how many of 100 deals",
-             "fraction": "the exact chance"}[numbers.chance_style()]
+    style = numbers.MEANINGS[numbers.chance_style()]
     return (f"✓ certainly there, · certainly not; other cells: {style}, darker blue for "
             "likelier (hover for the exact fraction). A consistent deal is one way the cards "
             "could lie that fits everything seen so far.")
