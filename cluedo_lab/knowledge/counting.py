@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -227,14 +228,8 @@ def _solve_by_sweep(prep: Prepared, want_envelope: bool, marginals: bool) -> Sol
         return solution
     solution.classes = _class_list(prep)
     if marginals:
-        for card, where in prep.fixed.items():
-            solution.cell[(card, prep.places[where].name)] = solution.total
-        for (step, k), weight in dp.class_weights().items():
-            klass = prep.classes[k]
-            share = divide(weight * prep.constant, len(klass.members))
-            place = prep.places[dp.order[step]].name
-            for member in klass.members:
-                solution.cell[(member, place)] = solution.cell.get((member, place), 0) + share
+        _fill_cells(solution, prep, ((k, dp.order[step], weight)
+                                     for (step, k), weight in dp.class_weights().items()))
     env = prep.env_index
     if want_envelope and env is not None and prep.places[env].per_category:
         if dp.order and dp.order[0] == env:
@@ -254,6 +249,20 @@ def _solve_by_sweep(prep: Prepared, want_envelope: bool, marginals: bool) -> Sol
     return solution
 
 
+def _fill_cells(solution: Solution, prep: Prepared,
+                weights: Iterable[tuple[int, int, Weight]]) -> None:
+    """The card × place weights: a fixed card is where it is in every deal; a class's weight
+    in a place (class index, place index, weight) is shared equally by its members."""
+    for card, where in prep.fixed.items():
+        solution.cell[(card, prep.places[where].name)] = solution.total
+    for k, where, weight in weights:
+        klass = prep.classes[k]
+        share = divide(weight * prep.constant, len(klass.members))
+        place = prep.places[where].name
+        for member in klass.members:
+            solution.cell[(member, place)] = solution.cell.get((member, place), 0) + share
+
+
 def _class_list(prep: Prepared) -> list[tuple[str, ...]]:
     """Interchangeable cards: the classes, and the fixed cards grouped by place and kind."""
     fixed_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
@@ -271,14 +280,8 @@ def _solve_by_capacity(problem: Problem, prep: Prepared, envelope: str | None,
         return solution
     solution.classes = _class_list(prep)
     if marginals:
-        for card, where in prep.fixed.items():
-            solution.cell[(card, prep.places[where].name)] = solution.total
-        for (k, slot), weight in dp.slot_weights().items():
-            klass = prep.classes[k]
-            share = divide(weight * prep.constant, len(klass.members))
-            place = prep.places[dp.slots[slot][0]].name
-            for member in klass.members:
-                solution.cell[(member, place)] = solution.cell.get((member, place), 0) + share
+        _fill_cells(solution, prep, ((k, dp.slots[slot][0], weight)
+                                     for (k, slot), weight in dp.slot_weights().items()))
     env = next((p for p in problem.places if p.name == envelope), None)
     if want_envelope and env is not None and env.per_category:
         # The sweep fills the envelope first and so has its distribution at hand; unless its

@@ -8,6 +8,7 @@ view is made of the parts below, so a view reads the same on GitHub as in a live
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from html import escape
@@ -37,6 +38,36 @@ def shade(p: Fraction) -> str:
 def pre(text: str) -> str:
     """Text shown as it is, escaped."""
     return f"<pre>{escape(text)}</pre>"
+
+
+def cell_grid(edition: Any, places: Sequence[str], on_click: Callable[[str, str], Any],
+              buttons: dict[tuple[str, str], Any], *, css: str,
+              column: str) -> ipywidgets.GridBox:
+    """A notepad's card × place grid of buttons, a row per card under its category's name.
+    Each button is stored in ``buttons`` by (card id, place) and calls ``on_click(card, place)``."""
+    import ipywidgets as w
+
+    grid: list[Any] = [w.HTML("")]
+    grid += [w.HTML(f"<b>{escape(p)}</b>", layout=w.Layout(justify_content="center",
+                                                           width="auto"))
+             for p in places]
+    for category in edition.categories:
+        # A full row (not one spanning cell: ipywidgets drops an initial grid_column).
+        grid.append(w.HTML(f"<b>{escape(category.name)}</b>"))
+        grid += [w.HTML("") for _ in places]
+        for card in category.cards:
+            grid.append(w.HTML(escape(card.name)))
+            for place in places:
+                button = w.Button(layout=w.Layout(width="auto", height="26px",
+                                                  padding="0 2px"))
+                button.add_class(css)
+                button.add_class(f"cluedo-cell-{card.id}-{slug(place)}")
+                button.on_click(lambda _b, c=card.id, p=place: on_click(c, p))
+                buttons[(card.id, place)] = button
+                grid.append(button)
+    return w.GridBox(grid, layout=w.Layout(
+        grid_template_columns=f"max-content repeat({len(places)}, {column})",
+        grid_gap="2px 4px", align_items="center"))
 
 
 def live_box(view: Any, children: list[Any], **kwargs: Any) -> ipywidgets.VBox:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
 from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes
-from .base import InteractiveView, live_box, pre, shade, slug
+from .base import InteractiveView, cell_grid, live_box, pre, shade, slug
 from .reprs import knowledge_html
 
 if TYPE_CHECKING:
@@ -161,25 +161,8 @@ class LearnerNotepad(InteractiveView):
         import ipywidgets as w
 
         k = self.knowledge
-        places = k.places
-        grid: list[w.Widget] = [w.HTML("")]
-        grid += [w.HTML(f"<b>{escape(p)}</b>") for p in places]
-        for category in k.edition.categories:
-            grid.append(w.HTML(f"<b>{escape(category.name)}</b>"))
-            grid += [w.HTML("") for _ in places]
-            for card in category.cards:
-                grid.append(w.HTML(escape(card.name)))
-                for place in places:
-                    button = w.Button(layout=w.Layout(width="auto", height="26px",
-                                                      padding="0 2px"))
-                    button.add_class("cluedo-learner-cell")
-                    button.add_class(f"cluedo-cell-{card.id}-{slug(place)}")
-                    button.on_click(lambda _b, c=card.id, p=place: self.click(c, p))
-                    self._buttons[(card.id, place)] = button
-                    grid.append(button)
-        table = w.GridBox(grid, layout=w.Layout(
-            grid_template_columns=f"max-content repeat({len(places)}, 5.5em)",
-            grid_gap="2px 4px", align_items="center"))
+        table = cell_grid(k.edition, k.places, self.click, self._buttons,
+                          css="cluedo-learner-cell", column="5.5em")
         buttons = []
         for label, action, tip in (
                 ("Check", self.check, "How many of my marks are wrong or not yet justified?"),

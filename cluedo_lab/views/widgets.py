@@ -32,7 +32,7 @@ from ..rules.board import (
 )
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
-from .base import InteractiveView, live_box, place_phrase, pre, shade, slug
+from .base import InteractiveView, cell_grid, live_box, place_phrase, pre, shade
 from .board_svg import render_svg
 from .reprs import knowledge_html, legend
 
@@ -131,28 +131,8 @@ class Notepad(InteractiveView):
         import ipywidgets as w
 
         k = self.knowledge
-        places = k.places
-        grid: list[w.Widget] = [w.HTML("")]
-        grid += [w.HTML(f"<b>{escape(p)}</b>", layout=w.Layout(justify_content="center",
-                                                               width="auto"))
-                 for p in places]
-        for category in k.edition.categories:
-            # A full row (not one spanning cell: ipywidgets drops an initial grid_column).
-            grid.append(w.HTML(f"<b>{escape(category.name)}</b>"))
-            grid += [w.HTML("") for _ in places]
-            for card in category.cards:
-                grid.append(w.HTML(escape(card.name)))
-                for place in places:
-                    button = w.Button(layout=w.Layout(width="auto", height="26px",
-                                                      padding="0 2px"))
-                    button.add_class("cluedo-cell")
-                    button.add_class(f"cluedo-cell-{card.id}-{slug(place)}")
-                    button.on_click(lambda _b, c=card.id, p=place: self.select(c, p))
-                    self._buttons[(card.id, place)] = button
-                    grid.append(button)
-        table = w.GridBox(grid, layout=w.Layout(
-            grid_template_columns=f"max-content repeat({len(places)}, 6.5em)",
-            grid_gap="2px 4px", align_items="center"))
+        table = cell_grid(k.edition, k.places, self.select, self._buttons, css="cluedo-cell",
+                          column="6.5em")
         table.add_class("cluedo-notepad-grid")
         self._caption_widget = w.HTML()
         self._caption_widget.add_class("cluedo-notepad-caption")
