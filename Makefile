@@ -27,7 +27,7 @@ LESSONS ?= build/lessons
 lab: $(VENV)/.lab-installed
 	$(BIN)/cluedo-lab lessons $(LESSONS) --keep >/dev/null
 	$(BIN)/jupyter trust $(LESSONS)/*.ipynb $(LESSONS)/app/*.ipynb >/dev/null 2>&1
-	cd $(LESSONS) && $(abspath $(BIN))/jupyter lab --port=$(PORT) \
+	cd $(LESSONS) && $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) \
 		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
 
 ## make app: the classroom page (play at the table against bots, the board explorer) without

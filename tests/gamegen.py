@@ -18,7 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cluedo_lab.records.record import Record
 from cluedo_lab.rules.edition import Edition, load_edition, normalize
+from cluedo_lab.rules.errors import CluedoLabError, RecordError
 
 try:  # as tests.gamegen, or as gamegen with tests/ on sys.path (how pytest imports tests)
     from .oracle import ENVELOPE, FACE_UP, brute_force
@@ -36,11 +38,19 @@ def edition_path(name: str) -> str:
     return str(DATA / f"{name}.toml")
 
 
+ACTION_KINDS = {"snoop": "snoop", "all_snoop": "all-snoop", "super_sleuth": "super-sleuth",
+                "private_tip": "private-tip"}
+
+
 def kinds_for(edition: Edition) -> tuple[str, ...]:
-    """The event kinds that make sense for an edition: features are needed for super sleuth,
-    face-down piles for room cards."""
+    """The event kinds a game of this edition can produce: action-card events only with that
+    card in the edition's action deck (super sleuth also needs features), room cards only with
+    face-down piles."""
+    deck = {a.kind for a in edition.actions}
     out = []
     for kind in KINDS:
+        if kind in ACTION_KINDS and ACTION_KINDS[kind] not in deck:
+            continue
         if kind == "super_sleuth" and not edition.features:
             continue
         if kind == "room_card" and not edition.deal.face_down:
@@ -62,6 +72,7 @@ class Game:
         self.fugitive = fugitive
         self.as_deck = as_deck
         self.out: list[str] = []   # who left the game (wrong accusers, when the rules say so)
+        self.accused: list[str] = []   # wrong accusers: they take no more turns
         n = len(names)
         # Hand sizes: the edition's; sometimes the deal started at another seat, so the sizes
         # are rotated and written into the record.
@@ -109,6 +120,11 @@ class Game:
         return [p for p in self.names if p not in self.out]
 
     def player(self) -> str:
+        """Who takes this turn: a player still in the game who has not accused wrongly."""
+        return self.rng.choice([p for p in self.present if p not in self.accused])
+
+    def anyone(self) -> str:
+        """A player still at the table (a wrong accuser still shows and reveals cards)."""
         return self.rng.choice(self.present)
 
     def other(self, name: str) -> str:
@@ -180,6 +196,8 @@ class Game:
             named.append(rng.choice(pool))
         correct = all(self.where[c] == ENVELOPE for c in named)
         by = self.player()
+        if not correct:
+            self.accused.append(by)
         if leaves and not correct:
             self.out.append(by)
         return {"accuse": self.labels(named), "by": by, "correct": correct}
@@ -263,7 +281,7 @@ class Game:
 
     def show(self) -> dict[str, Any]:
         """``show`` shows ``to`` a card of their hand (uniformly at random)."""
-        shower = self.player()
+        shower = self.anyone()
         to = self.other(shower)
         event: dict[str, Any] = {"show": shower, "to": to}
         if self.sees(shower, to):
@@ -272,7 +290,7 @@ class Game:
 
     def reveal(self) -> dict[str, Any]:
         """``by`` lays a card of their hand face up for everybody."""
-        by = self.player()
+        by = self.anyone()
         return {"reveal": self.label(self.rng.choice(self.hand(by))), "by": by}
 
     # -- the record ----------------------------------------------------------------------------
@@ -361,8 +379,24 @@ def play(game: Game, events: int, kinds: Sequence[str] | None = None) -> list[di
     if not chosen:
         raise ValueError(f"none of the kinds {kinds} fits {game.edition.id}")
     weights = [3 if k == "suggest" else 1 for k in chosen]
-    return [getattr(game, kind)() for kind in
-            game.rng.choices(chosen, weights=weights, k=events)]
+    out: list[dict[str, Any]] = []
+    for position, kind in enumerate(game.rng.choices(chosen, weights=weights, k=events)):
+        turns = [p for p in game.present if p not in game.accused]
+        if not turns or len(game.present) < 2:
+            break                   # every player has accused wrongly: the game is over
+        if kind == "accuse" and len(turns) <= 2 and "suggest" in chosen:
+            kind = "suggest"        # keep two players taking turns
+        event = getattr(game, kind)()
+        if "accuse" in event and event["correct"] and position < events - 1:
+            # The game ends with a correct accusation: it may only be the last event.
+            for _ in range(20):
+                event = game.accuse()
+                if not event["correct"]:
+                    break
+            else:
+                event = game.suggest()
+        out.append(event)
+    return out
 
 
 def contradictory_record(edition_path: str | Path, players: int | Sequence[str], seed: int,
@@ -376,14 +410,17 @@ def contradictory_record(edition_path: str | Path, players: int | Sequence[str],
     record pins nothing down yet (public knowledge early on), a true reveal is added first.
     """
     game = new_game(edition_path, players, seed, observer=observer, **options)
-    record = game.record(play(game, events, kinds))
+    played = play(game, events, kinds)
+    if played and played[-1].get("correct"):
+        played.pop()                # the game would be over: no event may follow
+    record = game.record(played)
     rng = game.rng
     for _attempt in range(2):
         oracle = brute_force(record)
         candidates = _impossible_events(record, oracle, rng)
         rng.shuffle(candidates)
         for event in candidates:
-            if not oracle.admits_event(event):
+            if _well_formed(record, event) and not oracle.admits_event(event):
                 return record, event
         # Nothing is certain yet: reveal a true card, after which the same card in another
         # hand is impossible.
@@ -392,6 +429,18 @@ def contradictory_record(edition_path: str | Path, players: int | Sequence[str],
         record = {**record, "events": [*record["events"],
                                        {"reveal": game.label(card), "by": by}]}
     raise AssertionError("no contradicting event found")  # pragma: no cover
+
+
+def _well_formed(record: dict[str, Any], event: dict[str, Any]) -> bool:
+    """Could a game of this edition write ``event`` after ``record``'s events (the turn
+    rules: who may still take a turn, which events the edition has)?"""
+    try:
+        Record.from_dict({**record, "events": [*record["events"], event]})
+    except RecordError:
+        return False
+    except CluedoLabError:
+        return True
+    return True
 
 
 def _impossible_events(record: dict[str, Any], oracle, rng: random.Random

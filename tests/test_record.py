@@ -38,7 +38,7 @@ PLAYERS3 = [{"name": "Ann", "hand_size": 2}, {"name": "Bob", "hand_size": 2},
             {"name": "Cy", "hand_size": 2}]
 
 # Two valid events to put in front of a bad one.
-OK1 = {"accuse": ["White", "Knife", "Hall"], "by": "Bob", "correct": False}
+OK1 = {"accuse": ["White", "Knife", "Hall"], "by": "Cy", "correct": False}
 OK2 = {"suggest": ["Green", "Knife", "Den"], "by": "Ann", "shown_by": "Bob", "card": "Knife"}
 
 # A small edition with a feature, for super sleuth and private tips (2002-style actions).
@@ -493,7 +493,7 @@ def test_all_snoop_right_from_is_checked():
 
 # -- super sleuth -------------------------------------------------------------------------------
 def sleuth_fails(edition, event, *, field, says=""):
-    ok = {"accuse": ["White", "Knife", "Hall"], "by": "Bob", "correct": False}
+    ok = {"accuse": ["White", "Knife", "Hall"], "by": "Cy", "correct": False}
     return fails(feature_record(edition, events=[ok, event]), event=2, field=field, says=says)
 
 

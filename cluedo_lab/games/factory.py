@@ -7,11 +7,12 @@ by :class:`~cluedo_lab.games.card_2002.CardGame2002` when it has an action deck,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rules.edition import Edition
+from ..rules.errors import CluedoLabError, SavedGameError
+from ..rules.files import parse_json
 from ..rules.variant import Variant, VariantError, board_support, variant_from_dict
 from .board_game import BoardGame
 from .card_2002 import CardGame2002
@@ -59,7 +60,56 @@ def new_game(edition: Edition | str | Variant | Mapping[str, Any],
     return game_class(ed)(ed, players, seed, **options)
 
 
-def game_from_json(text: str) -> Game:
-    """Load a saved game of any edition by replaying its actions from the seeded deal."""
-    data = json.loads(text)
-    return game_class(edition_of(data["edition"])).from_dict(data)
+SAVED_KEYS = {"game", "edition", "players", "seed", "options", "deal", "actions"}
+MAX_ACTIONS = 1_000_000
+"""More actions than any game takes (a long six-player board game takes a few thousand)."""
+
+
+def game_from_json(text: str, source: str = "saved game") -> Game:
+    """Load a saved game of any edition by replaying its actions from the seeded deal.
+
+    Every field is checked before anything is built; a problem raises
+    :class:`~cluedo_lab.rules.errors.SavedGameError` naming the field (an action the rules
+    refuse raises :class:`~cluedo_lab.rules.errors.IllegalAction` with its position)."""
+    def fail(problem: str) -> SavedGameError:
+        return SavedGameError(problem if problem.startswith(source) else
+                              f"{source}: {problem}")
+
+    data = parse_json(text, source, fail)
+    if not isinstance(data, dict):
+        raise fail("a saved game is a JSON object")
+    unknown = sorted(set(data) - SAVED_KEYS)
+    if unknown:
+        raise fail(f"field {unknown[0]!r}: unknown; expected some of {sorted(SAVED_KEYS)}")
+    for key in ("edition", "players", "seed", "actions"):
+        if key not in data:
+            raise fail(f"field {key!r}: missing")
+    if not isinstance(data["edition"], str | dict):
+        raise fail("field 'edition': expected an edition id or a variant table")
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise fail("field 'players': expected a list of player names")
+    if type(data["seed"]) is not int:
+        raise fail("field 'seed': expected a whole number")
+    if not isinstance(data.get("options", {}), dict):
+        raise fail("field 'options': expected a table of game options")
+    if data.get("deal") is not None and not isinstance(data["deal"], str):
+        raise fail("field 'deal': expected the deal's fingerprint (a string)")
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        raise fail("field 'actions': expected a list of actions")
+    if len(actions) > MAX_ACTIONS:
+        raise fail(f"field 'actions': {len(actions):,} actions is more than any game takes")
+    try:
+        edition = edition_of(data["edition"])
+        cls = game_class(edition)
+        if data.get("game") not in (None, cls.family):
+            raise ValueError(f"field 'game': {data['game']!r}, but {edition.name} is a "
+                             f"{cls.family} game")
+        return cls.from_dict(data)
+    except CluedoLabError:
+        raise                   # the kit's own errors already say what and where
+    except (ValueError, TypeError, KeyError) as error:
+        message = str(error.args[0]) if isinstance(error, KeyError) and error.args \
+            else str(error)
+        raise fail(message) from None

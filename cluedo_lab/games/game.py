@@ -18,6 +18,7 @@ knowledge engine reads it like a record typed by hand.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
@@ -127,11 +128,19 @@ class Game(ABC):
         if self.edition.family != self.family:
             raise ValueError(f"{self.edition.name} is a {self.edition.family} game, not a "
                              f"{self.family} game")
-        names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) \
-            else list(players)
+        if isinstance(players, int) and not isinstance(players, bool):
+            self.edition.check_players(players)     # before any name is made
+            names = [f"P{i + 1}" for i in range(players)]
+        elif isinstance(players, Sequence) and not isinstance(players, str):
+            self.edition.check_players(len(players))
+            names = list(players)
+        else:
+            raise ValueError(f"players: a number of players or a list of names, not "
+                             f"{type(players).__name__}")
+        if not all(isinstance(n, str) and n.strip() and n.isprintable() for n in names):
+            raise ValueError("players: each name is a line of text, not empty")
         if len(set(names)) != len(names):
             raise ValueError("player names repeat")
-        self.edition.check_players(len(names))
         self.names: tuple[str, ...] = tuple(names)
         self.seed = seed
         self.options = dict(options)
@@ -331,11 +340,20 @@ class Game(ABC):
         return where
 
     # -- saving ------------------------------------------------------------------------------
+    def deal_digest(self) -> str:
+        """A short fingerprint of the deal, saved with the game so that a load can tell when
+        the seed or the edition no longer give the cards the actions were played with."""
+        cards = {"hands": [sorted(c.id for c in hand) for hand in self.deal.hands],
+                 "envelope": sorted(c.id for c in self.deal.envelope),
+                 "face_up": sorted(c.id for c in self.deal.face_up),
+                 "face_down": sorted(c.id for _, c in self.deal.face_down)}
+        return hashlib.sha256(json.dumps(cards).encode()).hexdigest()[:16]
+
     def to_dict(self) -> dict[str, Any]:
         from ..rules.variant import spec_of
         return {"game": self.family, "edition": spec_of(self.edition) or self.edition.id,
                 "players": list(self.names),
-                "seed": self.seed, "options": self.options,
+                "seed": self.seed, "options": self.options, "deal": self.deal_digest(),
                 "actions": [a.to_dict() for a in self.history]}
 
     def to_json(self, indent: int | None = 1) -> str:
@@ -345,6 +363,10 @@ class Game(ABC):
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         """Rebuild a saved game by replaying its actions from the seeded deal."""
         game = cls(data["edition"], data["players"], data["seed"], **data.get("options", {}))
+        digest = data.get("deal")
+        if digest is not None and digest != game.deal_digest():
+            raise ValueError("deal: the seed and the edition no longer deal the cards this "
+                             "game was saved with (was the seed or the edition changed?)")
         for position, action in enumerate(data.get("actions", []), start=1):
             try:
                 game.apply(action)

@@ -8,9 +8,11 @@ and the field.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..rules.edition import (
+    ID_PATTERN,
     AccusationRules,
     Card,
     Category,
@@ -145,16 +147,56 @@ class _Parser:
             raise self.fail("expected a list of events", "events")
         events = []
         self.out: dict[str, int] = {}    # who left the game, and at which event
+        self.accused: dict[str, int] = {}   # who accused wrongly, and at which event
+        self.won: int | None = None         # the event of the correct accusation
         for position, raw in enumerate(events_raw, start=1):
             self.position = position
+            self._check_turn_rules(raw)
             event = self._event(raw)
-            if isinstance(event, Accuse) and not event.correct and \
-                    self.edition.accusation.wrong == "leaves":
-                self.out.setdefault(event.by, position)
+            if isinstance(event, Accuse):
+                if event.correct:
+                    self.won = position
+                else:
+                    self.accused[event.by] = position
+                    if self.edition.accusation.wrong == "leaves":
+                        self.out.setdefault(event.by, position)
             events.append(event)
         self.position = None
         return Record(self.edition, players, observer, hand, face_up, self.piles, fugitive,
                       tuple(events), data)
+
+    TURN_KINDS = ("suggest", "accuse", "snoop", "all_snoop", "super_sleuth", "private_tip",
+                  "room_card")
+    """Events a player makes on their own turn (answering is not a turn)."""
+    ACTION_EVENTS = {"snoop": "snoop", "all_snoop": "all-snoop", "super_sleuth": "super-sleuth",
+                     "private_tip": "private-tip"}
+
+    def _check_turn_rules(self, raw: Any) -> None:
+        """Refuse an event no game of this edition could produce, naming the rule."""
+        if not isinstance(raw, Mapping):
+            return                      # the event parser says what is wrong with it
+        kind = next((k for k in self.KINDS if k in raw), None)
+        edition = self.edition
+        # A deck typed into the record names no rule book: any observation may be written.
+        if kind in self.ACTION_EVENTS and edition.id != "custom" and not any(
+                a.kind == self.ACTION_EVENTS[kind] for a in edition.actions):
+            raise self.fail(f"{edition.name} has no {self.ACTION_EVENTS[kind]} action card, so "
+                            f"no {kind} event", kind)
+        if kind == "room_card" and not self.piles:
+            raise self.fail(f"{edition.name} lays no card face down in a room", kind)
+        if self.won is not None and not (
+                kind == "accuse" and edition.accusation.simultaneous):
+            raise self.fail(f"the game ended with the correct accusation of event "
+                            f"{self.won}: nothing happens after it")
+        by = raw.get("by")
+        if kind in self.TURN_KINDS and isinstance(by, str) and by in self.accused \
+                and by not in self.out:          # (one who left is refused as such below)
+            if kind == "accuse" and edition.accusation.limit > 1:
+                return
+            rule = ("one accusation per player" if kind == "accuse" else
+                    "a wrong accuser takes no more turns")
+            raise self.fail(f"{by} accused wrongly at event {self.accused[by]}: {rule} "
+                            f"(accusation.wrong = {edition.accusation.wrong!r})", "by")
 
     def _edition(self) -> Edition:
         data = self.data
@@ -176,6 +218,10 @@ class _Parser:
         if not isinstance(data["edition"], str):
             raise self.fail("expected an edition id or path, or a variant "
                             "{\"base\": <edition id>, ...}", "edition")
+        if not ID_PATTERN.match(data["edition"]) and (
+                not data["edition"].endswith(".toml") or ".." in Path(data["edition"]).parts):
+            raise self.fail("expected an edition id, or the path of an edition's .toml file "
+                            "(a record may not climb out of its folder with '..')", "edition")
         try:
             return load_edition(data["edition"])
         except EditionError as error:
@@ -198,8 +244,19 @@ class _Parser:
             names.append(item)
         if len({p["name"] for p in names}) != len(names):
             raise self.fail("player names repeat", "players")
-        if {p["name"] for p in names} & {ENVELOPE, FACE_UP}:
-            raise self.fail("'envelope' and 'face-up' are places, not player names", "players")
+        for p in names:
+            if not p["name"].strip():
+                raise self.fail("a player's name cannot be empty", "players")
+            if normalize(p["name"]) in (normalize(ENVELOPE), normalize(FACE_UP)) or \
+                    any(ord(c) < 32 for c in p["name"]):
+                raise self.fail(f"{p['name']!r} cannot be a player's name: 'envelope' and "
+                                "'face-up' are places, not player names, and a name is one "
+                                "line", "players")
+        if self.edition.id != "custom" and "fugitive" not in self.data:
+            try:
+                self.edition.check_players(len(names))
+            except ValueError as error:
+                raise self.fail(str(error), "players") from None
         default = None
         if any("hand_size" not in p for p in names):
             try:
@@ -212,6 +269,12 @@ class _Parser:
             if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                 raise self.fail(f"{p['name']}: hand_size must be a whole number", "players")
             players.append(Player(p["name"], size))
+        if self.edition.id != "custom" and "fugitive" not in self.data:
+            dealt = sorted(self.edition.hand_sizes(len(names)))
+            if sorted(p.hand_size for p in players) != dealt:
+                raise self.fail(f"{self.edition.name} deals {len(names)} players hands of "
+                                f"{', '.join(map(str, dealt))} cards, not "
+                                f"{', '.join(str(p.hand_size) for p in players)}", "players")
         return tuple(players)
 
     def _card(self, name: Any, key: str) -> Card:

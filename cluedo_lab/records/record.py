@@ -17,6 +17,7 @@ from typing import Any
 
 from ..rules.edition import Card, Edition
 from ..rules.errors import RecordError
+from ..rules.files import parse_json, read_text
 from ..rules.variant import Variant
 from .events import ENVELOPE, FACE_UP, Accuse, Event
 from .seats import seat_view
@@ -128,19 +129,13 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise RecordError(f"cannot read {path}: {error.strerror}") from None
-        return cls.from_json(text)
+        """Read a record file (UTF-8 JSON, size and nesting checked before parsing)."""
+        name = Path(path).name
+        return cls.from_json(read_text(path, RecordError), name)
 
     @classmethod
-    def from_json(cls, text: str) -> Record:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"not valid JSON: {error}") from None
-        return cls.from_dict(data)
+    def from_json(cls, text: str, source: str = "record") -> Record:
+        return cls.from_dict(parse_json(text, source, RecordError))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], edition: Edition | None = None, *,

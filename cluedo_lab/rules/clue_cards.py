@@ -13,13 +13,13 @@ the knowledge engine reads every consequence of a Clue card without new rules.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .data import clue_deck_path
 from .errors import EditionError
+from .files import parse_toml, read_text
 
 KINDS: dict[str, str] = {
     "show-me": "the drawer picks another player, who secretly shows them a card of their choice",
@@ -79,14 +79,9 @@ def load_clue_deck(path: str | Path | None = None) -> ClueDeck:
     """Load and check a Clue-card deck (default: the kit's 2023 deck)."""
     path = Path(path) if path is not None else clue_deck_path()
     source = path.name
-    try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise EditionError(source, "(file)", f"not valid TOML: {error}") from None
-    except OSError as error:
-        raise EditionError(source, "(file)", f"cannot be read: {error.strerror}") from None
-    return parse_clue_deck(raw, source)
+    def fail(problem: str) -> EditionError:
+        return EditionError(source, "(file)", problem.removeprefix(f"{source}: "))
+    return parse_clue_deck(parse_toml(read_text(path, fail), source, fail), source)
 
 
 def parse_clue_deck(raw: dict[str, Any], source: str = "(deck)") -> ClueDeck:

@@ -41,6 +41,10 @@ class Contradiction(CluedoLabError, ValueError):
         super().__init__(message)
 
 
+class SavedGameError(CluedoLabError, ValueError):
+    """A saved game cannot be loaded: the message names the file's field and what it needs."""
+
+
 class IllegalAction(CluedoLabError, ValueError):
     """A move the rules forbid; the game state is unchanged."""
 

@@ -515,6 +515,8 @@ def _drop(base: Edition, value: Any) -> dict[str, list[Any]]:
         cards = []
         for name in names:
             try:
+                if not isinstance(name, str):
+                    raise TypeError(name)
                 card = base.card(name)
             except (KeyError, TypeError):
                 raise VariantError(f"drop: {_title(base)} has no card {name!r}", ["drop"]) from None
@@ -550,6 +552,9 @@ def _add(base: Edition, value: Any) -> dict[str, list[Any]]:
                     or not spec["name"].strip():
                 raise VariantError(f"add: expected a card name or {{'name': ...}}, got "
                                    f"{spec!r}", ["add"])
+            if "id" in spec and not isinstance(spec["id"], str):
+                raise VariantError(f"add: {spec['name']}: an id is a text like "
+                                   f"{_slug(spec['name'])!r}, not {spec['id']!r}", ["add"])
             card = {"id": spec.get("id") or _slug(spec["name"]), "name": spec["name"]}
             for feature in features:
                 if spec.get(feature.id) not in feature.values:
