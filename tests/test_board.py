@@ -8,6 +8,7 @@ each test), never from the code under test.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -383,9 +384,10 @@ def test_mansion_starts_doors_and_edition(mansion):
     edition = load_edition("clue-mansion-2014")
     assert edition.board == mansion.id
     assert set(mansion.rooms) == {c.id for c in edition.category("room").cards}
-    # Design claim in the file's header: every guest is 8 moves from their nearest room.
+    # Design claim in the file's header: every guest is 7 moves from their nearest room
+    # (8 squares to the square before its door; the doorway is no space in 2014).
     assert {s: min(room_distances(mansion, s).values()) for s in SUSPECTS} == dict.fromkeys(
-        SUSPECTS, 8)
+        SUSPECTS, 7)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -577,3 +579,24 @@ def test_every_board_edition_matches_its_board(edition):
     board = load_board(edition.board)
     assert {c.id for c in edition.category("room").cards} == set(board.rooms)
     assert {c.id for c in edition.category("suspect").cards} == set(board.starts)
+
+
+def test_a_doorway_is_a_space_on_the_classic_board_and_not_on_the_2014_mansion(mansion):
+    """2014 Playing Detectives 4: "The doorway does not count as a space"; 1949 rule 3 counts
+    the step through the door. From the square before a door the room is 0 moves away on the
+    mansion and 1 on the classic board, and every room from every start is exactly one move
+    nearer on the mansion than the same board walked with the classic count."""
+    classic = load_board("classic-24x25")
+    assert classic.doorway_is_space and not mansion.doorway_is_space
+    for board, cost in ((classic, 1), (mansion, 0)):
+        for door in board.doors:
+            assert board.walk.reach(door.corridor, 1)[door.room] == cost
+    counted = dataclasses.replace(mansion.walk, door_step=1, _free={}, _targets={})
+    for start in mansion.starts.values():
+        free, classic_count = mansion.walk.reach(start), counted.reach(start)
+        assert {r: free[r] + 1 for r in mansion.rooms if r in free} == \
+            {r: classic_count[r] for r in mansion.rooms if r in classic_count}
+    # Leaving a room still lands on a space: a room's door square is one move out.
+    room = mansion.rooms[0]
+    door = mansion.doors_of(room)[0]
+    assert mansion.walk.reach(room, 1)[door.corridor] == 1

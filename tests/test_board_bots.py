@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from cluedo_lab import load_edition
 from cluedo_lab.bots import table_bot
 from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.bots.notes import exact_notes, paper_notes
@@ -238,6 +239,8 @@ def test_1000_seeded_bot_games_agree_with_every_seats_record(edition, players):
     kinds: set[str] = set()
     wanted = MILESTONES["all"] + MILESTONES.get(edition, []) + \
         (MILESTONES[E23] if edition == E23_2P else [])
+    if not load_edition(edition).turns.must_move:   # 2023: a piece with nowhere to go stays
+        wanted.remove("cannot move")
     for seed in range(1000):
         game = new_game(edition, players, seed)
         game.play(sweep_bots(seed, players))

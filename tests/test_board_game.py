@@ -76,6 +76,8 @@ def quiet_action(game: BoardGame, rng: random.Random, enter: bool = True) -> Act
     if "move" in by_kind:
         rooms = [a for a in by_kind["move"] if isinstance(a["to"], str)]
         return rng.choice(rooms if rooms and enter else by_kind["move"])
+    if "stay" in by_kind:  # 2023: after the roll, staying is a choice of its own
+        return by_kind["stay"][0]
     return by_kind["end"][0]
 
 
@@ -217,7 +219,9 @@ def turn_lines(game: BoardGame) -> list[list[str]]:
 def walks(board: Board, start, steps: int, occupied: set) -> dict:
     """Every place a move of at most ``steps`` reaches, with the fewest moves, found by trying
     every orthogonal walk that visits no square twice, steps on no occupied square and enters
-    a room only through a door (which ends the walk; a door step costs one move, in or out)."""
+    a room only through a door (which ends the walk; stepping out through a door costs one
+    move, stepping in costs one unless the board says the doorway is no space, as in 2014)."""
+    door_in = 1 if board.doorway_is_space else 0
     doors: dict = {}
     for door in board.doors:
         doors.setdefault(door.corridor, []).append(door.room)
@@ -227,11 +231,11 @@ def walks(board: Board, start, steps: int, occupied: set) -> dict:
         best[place] = min(best.get(place, used), used)
 
     def walk(square, visited: frozenset, used: int) -> None:
+        for room in doors.get(square, ()):
+            if room != start and used + door_in <= steps:
+                note(room, used + door_in)
         if used == steps:
             return
-        for room in doors.get(square, ()):
-            if room != start:
-                note(room, used + 1)
         r, c = square
         for nxt in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
             if nxt in board.corridors and nxt not in visited and nxt not in occupied:
@@ -429,7 +433,7 @@ def test_movement_when_blocked_in_a_room_counts_as_staying():
     def stuck(g: BoardGame) -> bool:
         return g.phase == "act" and "cannot move" in g.log[-1]
     found = set()
-    for edition in (E49, E14, E23):
+    for edition in (E49, E14):
         for seed in range(200):
             game = new(edition, seed, 6)
             try:
@@ -443,15 +447,26 @@ def test_movement_when_blocked_in_a_room_counts_as_staying():
             assert bool(of_kind(game, "suggest")) == (room is not None and edition != E14)
             found.add(edition)
             break
-    assert found == {E49, E14, E23}
+    assert found == {E49, E14}
 
 
 # =============================================================================================
 # Secret passages, staying
 # =============================================================================================
 
-@pytest.mark.parametrize("edition", ALL)
+def stay(game: BoardGame, seat: int) -> None:
+    """``seat`` keeps its piece where it is this turn: at once where staying replaces the roll
+    (1949, 2014), after the roll where every turn rolls first (2023)."""
+    if game.roll_first:
+        game.apply(Action.make("roll", seat))
+        while game.phase in ("clue-choose", "clue-show"):
+            game.apply(game.legal_actions()[0])
+    game.apply(Action.make("stay", seat))
+
+
+@pytest.mark.parametrize("edition", [E49, E14])
 def test_secret_passage_instead_of_rolling(edition):
+    """1949 rule 6 and 2014 Secret Passages: the passage is taken instead of the roll."""
     passages = PASSAGES[edition]
     game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) in passages)
     seat, here = game.current, game.room_of(game.current)
@@ -463,6 +478,11 @@ def test_secret_passage_instead_of_rolling(edition):
     assert game.piece(seat) == there and game.throws == throws and game.rolled == ()
     assert game.phase == "act" and of_kind(game, "suggest")          # it is this turn's move
     refused(game, Action.make("roll", seat), "already moved")
+    # Once rolled, the piece moves: no passage after the roll.
+    game = steer(edition, lambda g: g.phase == "move" and g.room_of(g.current) in passages)
+    assert not of_kind(game, "passage") and not of_kind(game, "stay")
+    refused(game, Action.make("passage", game.current, to=passages[game.room_of(game.current)]),
+            "replaces the roll")
     # From a room without a passage, and from a corridor, there is none.
     game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) is not None
                  and g.room_of(g.current) not in passages)
@@ -472,19 +492,72 @@ def test_secret_passage_instead_of_rolling(edition):
     refused(game, Action.make("passage", game.current, to="kitchen"), "is not in a room")
 
 
+@pytest.mark.parametrize("edition", [E23, E23_2P])
+def test_2023_every_turn_rolls_first_then_moves_stays_or_takes_the_passage(edition):
+    """2023 ON YOUR TURN: roll the dice, then act; a player already in a room may stay to
+    suggest or take its secret passage, and nobody has to move."""
+    passages = PASSAGES[edition]
+    game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) in passages)
+    seat, here = game.current, game.room_of(game.current)
+    assert kinds(game) <= {"roll", "accuse"} and "roll" in kinds(game)   # nothing instead
+    refused(game, Action.make("passage", seat, to=passages[here]), "must roll the dice first")
+    refused(game, Action.make("stay", seat), "must roll the dice first")
+    throws = game.throws
+    game.apply(Action.make("roll", seat))
+    assert game.throws == throws + game.dice.count
+    while game.phase in ("clue-choose", "clue-show"):
+        game.apply(game.legal_actions()[0])
+    assert game.phase == "move" and game.current == seat
+    assert {"passage", "stay"} <= kinds(game)
+    assert [a["to"] for a in of_kind(game, "passage")] == [passages[here]]
+    trial = game_from_json(game.to_json())
+    trial.apply(Action.make("passage", seat, to=passages[here]))
+    assert trial.piece(seat) == passages[here] and trial.phase == "act"
+    assert of_kind(trial, "suggest")
+    game.apply(Action.make("stay", seat))
+    assert game.piece(seat) == here and game.phase == "act" and of_kind(game, "suggest")
+    refused(game, Action.make("roll", seat), "already moved")
+    # In a corridor, too, the piece may stay where it is after the roll.
+    game = steer(edition, lambda g: g.phase == "move" and g.room_of(g.current) is None)
+    square = game.piece(game.current)
+    assert not of_kind(game, "passage")
+    game.apply(Action.make("stay", game.current))
+    assert game.piece(game.current) == square and kinds(game) <= {"end", "check"}
+
+
+def test_2023_a_piece_in_a_room_can_draw_a_clue_card_every_turn():
+    """Rolling first means a player waiting in a room still rolls, and a magnifying glass
+    draws a Clue card (the rule the kit once broke by letting staying replace the roll)."""
+    drawn = 0
+    for seed in range(30):
+        game = new(E23, seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if game.is_over:
+                break
+            if game.phase == "start" and game.room_of(game.current) is not None:
+                before = len([line for line in game.log if "draws a Clue card" in line])
+                game.apply(Action.make("roll", game.current))
+                drawn += len([line for line in game.log if "draws a Clue card" in line]) > before
+            game.apply(quiet_action(game, rng))
+    assert drawn > 0
+
+
 @pytest.mark.parametrize("edition", ALL)
 def test_staying_in_a_room(edition):
     game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) is not None)
     seat, room = game.current, game.room_of(game.current)
     throws = game.throws
-    game.apply(Action.make("stay", seat))
-    assert game.piece(seat) == room and game.throws == throws and game.phase == "act"
+    stay(game, seat)
+    assert game.piece(seat) == room and game.phase == "act"
+    assert (game.throws == throws) == (not game.roll_first)     # 2023 rolled first
     if edition == E14:   # 2014: you cannot stay in a room to suggest it again
         assert not of_kind(game, "suggest")
     else:                # 1949 Rule 5 and 7; 2023 "if you reach or stay in a room"
         assert of_kind(game, "suggest")
     game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) is None)
-    refused(game, Action.make("stay", game.current), "is not in a room")
+    refused(game, Action.make("stay", game.current),
+            "must roll the dice first" if game.roll_first else "is not in a room")
 
 
 # =============================================================================================
@@ -542,8 +615,9 @@ def test_refutation_goes_to_the_left_in_order(edition):
         shower = first_holder(game, seat, named)
         game.apply(Action.make("suggest", seat, cards=[suspect, weapon]))
         held = hand(game, game.names.index(shower)) & named if shower else set()
-        # Choice: one card to show is shown without an action; several wait for the choice.
-        assert (game.phase == "refute") == (len(held) > 1)
+        # Whoever can show a card shows it by a move of their own, even with one card to
+        # show: waiting only for a choice would tell the table that they hold two.
+        assert (game.phase == "refute") == bool(held)
         while game.phase == "refute":
             game.apply(of_kind(game, "show")[0])
         event = last(game, "suggest")
@@ -632,12 +706,12 @@ def test_piece_moved_by_a_suggestion_may_suggest_there_next_turn(edition):
     game.apply(Action.make("suggest", seat, cards=[game.characters[target],
                                                    game.fixed.weapons[0]]))
     advance(game, lambda g: g.phase == "start" and g.current == target)
-    game.apply(Action.make("stay", target))
+    stay(game, target)
     assert game.piece(target) == room and of_kind(game, "suggest")  # all editions: yes
     game.apply(Action.make("end", target))
     advance(game, lambda g: g.phase == "start" and g.current == target)
     if game.piece(target) == room:
-        game.apply(Action.make("stay", target))
+        stay(game, target)
         # Only on that next turn (2014); staying is enough in 1949 and 2023.
         assert bool(of_kind(game, "suggest")) == (edition != E14)
 
@@ -696,7 +770,9 @@ def test_one_accusation_per_player_and_wrong_accuser_stays_only_to_refute(editio
     wrong = next(a for a in of_kind(game, "accuse") if set(a["cards"]) != truth)
     game.apply(wrong)
     event = last(game, "accuse")
-    assert event == {"accuse": list(wrong["cards"]), "by": game.names[seat], "correct": False}
+    assert (event["accuse"], event["by"], event["correct"]) == \
+        (list(wrong["cards"]), game.names[seat], False)
+    assert set(event["envelope"]) == truth          # the accuser looked in the envelope
     assert not game.is_over and game.current != seat and not game.active(seat)
     assert "takes no more turns but still shows cards" in game.log[-2]
     refused(game, Action.make("accuse", seat, cards=sorted(truth)), "accused wrongly")
@@ -988,7 +1064,7 @@ def test_illegal_actions_raise_a_clear_error_and_change_nothing(edition):
     refused(game, Action.make("roll", seat, fast=True), "not allowed now")
     game.apply(Action.make("roll", seat))
     if game.phase == "move":
-        refused(game, Action.make("roll", seat), "already moved (or rolled)")
+        refused(game, Action.make("roll", seat), "already rolled")
         refused(game, Action.make("move", seat, to="narnia"), "'narnia' is not a room")
         refused(game, Action.make("move", seat, to=[-5, 99]), "is off-board")
         refused(game, Action.make("move", seat, to="up"), "not a room")
@@ -1106,8 +1182,16 @@ def test_every_seats_record_is_exactly_what_that_seat_learned(edition):
         assert len(record["events"]) == len(game.events)
         for full, seen in zip(game.events, record["events"], strict=True):
             viewers = expected_viewers(game, full)
-            public = {k: v for k, v in full.items() if not k.startswith("_") and k != "card"}
-            assert {k: v for k, v in seen.items() if k != "card"} == public
+            own = ("card", "accuse", "envelope")      # checked one by one below
+            public = {k: v for k, v in full.items() if not k.startswith("_") and k not in own}
+            assert {k: v for k, v in seen.items() if k not in own} == public
+            if "accuse" in full:
+                # The accuser alone looks in the envelope; a wrong accusation's cards are
+                # heard by all (2014, 2023: said aloud) or written down unseen (1949 5(g)).
+                hidden = not full["correct"] and me != full["by"] and \
+                    game.edition.accusation.reveal == "accuser"
+                assert seen["accuse"] == (None if hidden else full["accuse"])
+                assert ("envelope" in seen) == (not full["correct"] and me == full["by"])
             if "card" in full:
                 assert ("card" in seen) == (viewers is None or me in viewers)
                 if "card" in seen:

@@ -532,7 +532,9 @@ def test_2002_private_tip_of_all_cards_of_a_kind_fixes_that_players_whole_row():
     assert sorted(event["cards"]) == sorted(c for c in hand(game, target) if c in vehicles)
     mine = know(game, seat)
     assert all(mine.status(v, game.names[target]) is not None for v in vehicles)
-    assert game.discard[0] == game.fixed.labels.index(label)   # slipped under the pile
+    # Slipped face down under the pile: the table sees a card there, not its wording.
+    assert game.discard[0] is None and label not in game.discard
+    assert game.to_json().count(label) == 1           # only the action that played it
     for other in [*range(4), None]:
         if other not in (seat, target):     # onlookers see a tip pass and the cards come back
             assert game.record_for(other)["events"][-1] == {

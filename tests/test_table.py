@@ -214,7 +214,7 @@ def test_board_game_notepad_follows_events_seen_from_the_seat():
 def test_a_whole_game_by_clicks(edition_id):
     table = Table(edition_id, players(edition_id), seed=7, bots=("random",))
     rng = random.Random(7)
-    for _ in range(500):
+    for _ in range(1500):   # every shower's card is a click of its own
         if table.game.is_over:
             break
         click_randomly(table, rng, accuse=0.2)

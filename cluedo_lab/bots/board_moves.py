@@ -87,16 +87,23 @@ def expected_turns(game: BoardGame, moves: int) -> float:
 
 def start_turn(game: BoardGame, seat: int, worth: Mapping[str, float],
                legal: Sequence[Action], rng: random.Random) -> Action:
-    """Stay, take a secret passage or roll: whichever reaches the most worth per turn."""
+    """Stay, take a secret passage, roll or move: whichever reaches the most worth per turn.
+    Before the roll (1949, 2014) staying and the passage compete with rolling; once rolled
+    (every 2023 turn rolls first) they compete with the best move the roll allows."""
     here = game.room_of(seat)
     options: list[tuple[float, float, Action]] = []
-    if here is not None and has_action(legal, "stay") and game.may_suggest_staying(seat):
-        options.append((worth[here], rng.random(), find_action(legal, "stay")))
     for action in legal:
-        if action.kind == "passage":
+        if action.kind == "stay":
+            score = worth[here] if here is not None and game.may_suggest_staying(seat) \
+                else _square_worth(game, worth, game.piece(seat))
+            options.append((score, rng.random(), action))
+        elif action.kind == "passage":
             options.append((worth[action["to"]], rng.random(), action))
-    walk = _walk_worth(game, worth, game.piece(seat))
-    options.append((walk, rng.random(), find_action(legal, "roll")))
+    if has_action(legal, "roll"):
+        walk = _walk_worth(game, worth, game.piece(seat))
+        options.append((walk, rng.random(), find_action(legal, "roll")))
+    if has_action(legal, "move"):
+        options.append(_best_move(game, worth, legal, rng))
     return max(options, key=lambda o: (o[0], o[1]))[2]
 
 
@@ -104,20 +111,26 @@ def move_piece(game: BoardGame, worth: Mapping[str, float], legal: Sequence[Acti
                rng: random.Random) -> Action:
     """Enter the best room in reach now, or stop on the square from which the rooms are
     worth most per turn to come."""
+    return _best_move(game, worth, legal, rng)[2]
+
+
+def _best_move(game: BoardGame, worth: Mapping[str, float], legal: Sequence[Action],
+               rng: random.Random) -> tuple[float, float, Action]:
     options: list[tuple[float, float, Action]] = []
-    walk = walk_of(game.edition.board)
     for action in legal:
         if action.kind != "move":
             continue
         to = action["to"]
-        if isinstance(to, str):
-            score = worth[to]
-        else:
-            dist = walk.free(to)
-            score = max((worth[r] / (1.0 + expected_turns(game, dist[r]))
-                         for r in game.fixed.rooms if r in dist), default=0.0)
+        score = worth[to] if isinstance(to, str) else _square_worth(game, worth, to)
         options.append((score, rng.random(), action))
-    return max(options, key=lambda o: (o[0], o[1]))[2]
+    return max(options, key=lambda o: (o[0], o[1]))
+
+
+def _square_worth(game: BoardGame, worth: Mapping[str, float], square: Any) -> float:
+    """The rooms' worth per turn to come, seen from a corridor square."""
+    dist = walk_of(game.edition.board).free(square)
+    return max((worth[r] / (1.0 + expected_turns(game, dist[r]))
+                for r in game.fixed.rooms if r in dist), default=0.0)
 
 
 def clue_target(game: BoardGame, notes: CardNotes, legal: Sequence[Action],

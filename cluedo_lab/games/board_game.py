@@ -9,12 +9,15 @@ come from the edition file (dice, board, who starts, ``question.reenter_to_repea
 A turn, as actions (card arguments are card ids; names and aliases are accepted):
 
 1. ``roll`` (the game rolls its seeded dice), or ``passage(to=room)`` from a room with a secret
-   passage, or ``stay`` in the room you are in. A 2023 roll showing the magnifying glass draws
-   one Clue card (:mod:`cluedo_lab.clue_cards`), resolved at once: ``clue(player=name)`` when
-   the drawer picks a player, ``show(card)`` / ``reveal(card)`` by whoever must show one.
+   passage, or ``stay`` in the room you are in. With ``turns.roll = "first"`` (2023) everybody
+   rolls, and staying or the passage come after the roll. A 2023 roll showing the magnifying
+   glass draws one Clue card (:mod:`cluedo_lab.clue_cards`), resolved at once:
+   ``clue(player=name)`` when the drawer picks a player, ``show(card)`` / ``reveal(card)`` by
+   whoever must show one.
 2. ``move(to=room)`` or ``move(to=[row, col])``: any room or corridor square the roll reaches
    (orthogonal steps, no square twice, none occupied, rooms through doors, entering ends the
-   move, no exact roll needed).
+   move, no exact roll needed). With ``turns.must_move = false`` (2023: you "may" move)
+   ``stay`` keeps the piece where it is.
 3. ``suggest(cards=[suspect, weapon])`` in the room you are in: the suspect's piece and the
    weapon move there and stay. Players to the left answer in turn; one holding several named
    cards chooses with ``show(card)``.
@@ -32,15 +35,16 @@ Choices made where the rule books are silent or differ (each has a test):
   endpoints would need every self-avoiding walk of the roll's length.
 - Dice are thrown from the game's own seeded sequence of faces (1949: two dice unless the
   option ``dice=1``), so the same seed and the same actions give the same game.
-- After rolling you must move if any square or room is in reach; in a room whose doors are all
-  blocked you count as staying.
+- With ``turns.must_move`` (1949, 2014) you must move after rolling if any square or room is
+  in reach; in a room whose doors are all blocked you count as staying.
 - Spare pieces: 1949 places them in rooms before play (seeded); 2014 puts every piece on its
   start square (Set the Scene 2), and so does 2023 (its set-up pages are missing). Weapons
   start in different rooms, seeded (1949 Act 2 "as you wish"; 2014 "no more than one per room").
-- When you may accuse: 1949 and 2014 in the same turn as your own suggestion, after it; 2023
-  on your turn whenever your piece is in a room (HOW TO WIN). The edition schema has no field
-  for this or for spare pieces yet, so :data:`RULE_BOOK_DEFAULTS` keys them by rule book; the
-  options ``accuse_when`` and ``spare_pieces`` override them.
+- When you may accuse is the edition's ``accusation.when`` (1949 and 2014: in the same turn as
+  your own suggestion, after it; 2023: on your turn whenever your piece is in a room), and
+  where the spare pieces begin is ``turns.spare_pieces``; the options ``accuse_when`` and
+  ``spare_pieces`` override them for one game. A wrong accusation's cards are seen by the
+  accuser alone when the edition says so (``accusation.reveal``: 1949 writes them down).
 - 2014 re-entry (``question.reenter_to_repeat``): you may suggest in a room you entered this
   turn, or, on your next turn only, in one your piece was moved to by another player's
   suggestion (if it stays there). Elsewhere a suggestion is possible in any room you are in.
@@ -50,7 +54,8 @@ Choices made where the rule books are silent or differ (each has a test):
 - 2023 two-player: you look at a room's face-down card each time your piece enters that room
   on your own turn (by dice, passage or Clue card); a piece moved there by a suggestion does
   not look.
-- A player with exactly one card to show shows it without an action (there is no choice).
+- A player who can show a card always shows it by an action of their own, even with one card
+  to show: a turn that waits only when a player holds two named cards would tell the table so.
 - False witness: the game normally refuses to let a player who holds a named card pass. With
   ``false_witness=True`` a refuter may ``pass`` anyway (a lie): every seat's record then holds a
   false "passed", so the knowledge engine finds no deal fitting it (that contradiction is the
@@ -88,34 +93,22 @@ from typing import Any, ClassVar
 from ..rules.board import Board, Node, Square, walk_of
 from ..rules.clue_cards import ClueCard, load_clue_deck
 from ..rules.dice import Dice
-from ..rules.edition import Edition, load_edition, normalize
+from ..rules.edition import ACCUSE_WHEN, SPARE_PIECES, Edition, load_edition, normalize
 from .board_why import BoardRefusals
 from .game import Action, Game, edition_of
 
-__all__ = ["BoardGame", "RULE_BOOK_DEFAULTS", "OPTIONS"]
-
-RULE_BOOK_DEFAULTS: dict[str, dict[str, str]] = {
-    # 1949 Act 1: spare pieces "placed in any room or rooms"; 5(g): accuse "in this same turn"
-    # as the suggestion.
-    "cluedo-classic-1949.txt": {"spare_pieces": "rooms", "accuse_when": "after-suggestion"},
-    # Set the Scene 2: all six movers on their squares; Accusations: "Having made a suggestion,
-    # you can in the same turn, make an accusation."
-    "clue-mansion-2014.txt": {"spare_pieces": "start", "accuse_when": "after-suggestion"},
-    # HOW TO WIN: "on your turn ... You must be in a room".
-    "clue-classic-2023.txt": {"spare_pieces": "start", "accuse_when": "in-room"},
-}
-"""Rule-book facts the edition schema has no field for yet, keyed by ``Edition.rule_book``."""
+__all__ = ["BoardGame", "OPTIONS"]
 
 OPTIONS: dict[str, str] = {
     "dice": "number of dice (1949 says only 'the dice': 1 or the edition's 2)",
     "characters": "the suspect each seat plays, in seat order",
     "clue_cards": "2023: draw Clue cards on a magnifying glass (default true)",
     "false_witness": "let a refuter pass while holding a named card (default false)",
-    "spare_pieces": "'start' or 'rooms': where the pieces nobody plays begin",
-    "accuse_when": "'after-suggestion', 'in-room' or 'anywhere'",
+    "spare_pieces": "'start' or 'rooms': where the pieces nobody plays begin "
+                    "(default: the edition's turns.spare_pieces)",
+    "accuse_when": "'after-suggestion', 'in-room' or 'anywhere' "
+                   "(default: the edition's accusation.when)",
 }
-ACCUSE_WHEN = ("after-suggestion", "in-room", "anywhere")
-SPARE_PIECES = ("start", "rooms")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,10 +203,7 @@ class BoardGame(BoardRefusals, Game):
         self._cache: tuple[tuple, tuple[Action, ...], set[int] | None] = ((), (), None)
         board = walk_of(ed.board).board
         suspects, weapons, rooms = self._categories(board)
-        defaults = dict(RULE_BOOK_DEFAULTS.get(ed.rule_book, {}))
-        defaults.setdefault("spare_pieces", "start")
-        defaults.setdefault("accuse_when",
-                            "anywhere" if ed.accusation.anywhere else "in-room")
+        defaults = {"spare_pieces": ed.turns.spare_pieces, "accuse_when": ed.accusation.when}
         opts = {**defaults, **self.options}
         spare = _choice(opts["spare_pieces"], SPARE_PIECES, "spare_pieces")
         count = opts.get("dice", ed.dice.count)
@@ -514,11 +504,11 @@ class BoardGame(BoardRefusals, Game):
         room = self.room_of(seat)
         if phase == "start":
             out.append(_make("roll", seat))
-            if room is not None:
-                out += [_make("passage", seat, to=r) for r in self.board.passage_from(room)]
-                out.append(_make("stay", seat))
+            if not self.roll_first:
+                out += self._instead_of_moving(seat, room)
         elif phase == "move":
             out += _moves(seat, self.reachable)
+            out += self._instead_of_moving(seat, room)
         elif phase == "act":
             if room is not None and not self.suggested and self.may_suggest(seat):
                 out += self._suggestions(seat)
@@ -531,6 +521,23 @@ class BoardGame(BoardRefusals, Game):
                     if self.active(self.names.index(p))]
         return out
 
+    @property
+    def roll_first(self) -> bool:
+        """Does every turn begin with a roll (2023), staying or a passage coming after it?"""
+        return self.edition.turns.roll == "first"
+
+    def _instead_of_moving(self, seat: int, room: str | None) -> list[Action]:
+        """Secret passages and staying: before the roll (1949, 2014) or, when every turn rolls
+        first, after it (2023: staying also in a corridor, since moving is not required)."""
+        out: list[Action] = []
+        if self.phase == "move" and not self.roll_first:
+            return out
+        if room is not None:
+            out += [_make("passage", seat, to=r) for r in self.board.passage_from(room)]
+        if room is not None or (self.phase == "move" and not self.edition.turns.must_move):
+            out.append(_make("stay", seat))
+        return out
+
     def _may_accuse(self, seat: int) -> bool:
         if self.phase not in ("start", "act") or not self.active(seat):
             return False
@@ -541,12 +548,15 @@ class BoardGame(BoardRefusals, Game):
         return self.suggested
 
     def _suggestions(self, seat: int) -> tuple[Action, ...]:
-        return _cached(("suggest", self.edition.id, seat), lambda: tuple(
+        # Keyed by the decks, not the edition's id: two editions may share an id (a renamed
+        # copy, a variant) and still differ in their cards.
+        return _cached(("suggest", self._suspects, self._weapons, seat), lambda: tuple(
             _make("suggest", seat, cards=[s, w])
             for s in self._suspects for w in self._weapons))
 
     def _accusations(self, seat: int) -> tuple[Action, ...]:
-        return _cached(("accuse", self.edition.id, seat), lambda: tuple(
+        return _cached(("accuse", self._suspects, self._weapons, self._rooms, seat),
+                       lambda: tuple(
             _make("accuse", seat, cards=list(c))
             for c in itertools.product(self._suspects, self._weapons, self._rooms)))
 
@@ -579,7 +589,9 @@ class BoardGame(BoardRefusals, Game):
                       f"{self.board.room_name(action['to'])}")
             self._enter(seat, action["to"])
         elif kind == "stay":
-            self._say(f"{self.names[seat]} stays in the {self.board.room_name(self.room_of(seat))}")
+            room = self.room_of(seat)
+            self._say(f"{self.names[seat]} stays in the {self.board.room_name(room)}" if room
+                      else f"{self.names[seat]} stays on square {self.piece(seat)}")
             self.phase = "act"
         elif kind == "move":
             to = action["to"]
@@ -738,7 +750,8 @@ class BoardGame(BoardRefusals, Game):
         """Start the move: find where the roll (or a Clue card) lets the piece go."""
         self.phase = "move"
         self._find_targets()
-        if not any(self.reachable):
+        if not any(self.reachable) and not self._instead_of_moving(self.turn,
+                                                                  self.room_of(self.turn)):
             self._stuck(self.turn)
 
     # -- suggestions -------------------------------------------------------------------------
@@ -770,13 +783,7 @@ class BoardGame(BoardRefusals, Game):
                 p["passed"].append(seat)
                 continue
             p["shower"], p["options"] = seat, options
-            if len(options) == 1 and not self.allow_false_witness:
-                if self.fixed.every:
-                    p["showed"].append((seat, options[0]))
-                    continue
-                self._shown(options[0])
-            else:
-                self.phase = "refute"
+            self.phase = "refute"
             return
         if self.fixed.every:
             self._every_answered()
@@ -828,11 +835,11 @@ class BoardGame(BoardRefusals, Game):
 
     # -- accusations and false witnesses -----------------------------------------------------
     def _accuse(self, seat: int, cards: tuple[str, ...]) -> None:
-        correct = set(cards) == {c.id for c in self.deal.envelope}
+        solution = [c.id for c in self.deal.envelope]
+        correct = set(cards) == set(solution)
         name = self.names[seat]
-        self.emit({"accuse": list(cards), "by": name, "correct": correct},
-                  f"{name} accuses {self._names(cards)}: "
-                  + ("right!" if correct else "wrong"))
+        self.emit(self._accusation_event(seat, cards, correct, solution),
+                  f"{name} accuses {self._names(cards)}: " + ("right!" if correct else "wrong"))
         if correct:
             self._finish(seat, f"{name} solves the crime and wins")
             return

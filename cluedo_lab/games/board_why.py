@@ -62,8 +62,18 @@ class BoardRefusals:
                     "clue-show": f"{who} must first choose a card for the Clue card",
                     "clue-choose": f"{who} must first choose a player for the Clue card"}
             return task[phase]
-        if kind in ("roll", "passage", "stay") and phase != "start":
+        if kind in ("passage", "stay") and phase == "start" and self.roll_first:
+            return f"{who} must roll the dice first: every turn begins with a roll, and then " \
+                   "you may move, stay or take a secret passage"
+        if kind == "roll" and phase == "move":
+            return f"{who} has already rolled this turn"
+        if kind in ("roll", "passage", "stay") and phase not in ("start", "move"):
             return f"{who} has already moved (or rolled) this turn"
+        if kind in ("passage", "stay") and phase == "move" and not self.roll_first:
+            return f"{who} has rolled: a secret passage or staying replaces the roll, so " \
+                   "now the piece moves"
+        if kind == "stay" and room is None and not self.edition.turns.must_move:
+            return None
         if kind in ("passage", "stay") and room is None:
             return f"{who} is not in a room"
         if kind == "passage":
@@ -90,13 +100,16 @@ class BoardRefusals:
         if kind == "check":
             return self._why_check(action, who)
         if kind == "end" and phase != "act":
-            return f"{who} must first roll, take a passage or stay" if phase == "start" \
-                else f"{who} must first move (the roll was {self.total})"
+            if phase == "start":
+                return f"{who} must first roll the dice" if self.roll_first \
+                    else f"{who} must first roll, take a passage or stay"
+            return f"{who} must first move (the roll was {self.total})"
         return None
 
     def _why_move(self: BoardGame, action: Action, who: str) -> str:
         if self.phase == "start":
-            return f"{who} must roll the dice first (or take a secret passage, or stay)"
+            return f"{who} must roll the dice first" if self.roll_first \
+                else f"{who} must roll the dice first (or take a secret passage, or stay)"
         if self.phase != "move":
             return f"{who} has already moved this turn"
         to = action.get("to")
@@ -136,7 +149,8 @@ class BoardRefusals:
             return f"{who} is not in a room: a suggestion names the room you are in"
         here = self.board.room_name(room)
         if self.phase == "start":
-            return f"{who} must first roll, take a passage or stay in the {here}"
+            return f"{who} must first roll the dice" if self.roll_first \
+                else f"{who} must first roll, take a passage or stay in the {here}"
         if self.phase == "move":
             return f"{who} must first move (the roll was {self.total})"
         if self.suggested:

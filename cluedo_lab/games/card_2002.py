@@ -76,7 +76,8 @@ class CardGame2002(CardGame):
         self.fixed.labels = tuple(k.label() for k in self.fixed.kinds)
         self.deck = list(i for i, k in enumerate(self.fixed.kinds) for _ in range(k.count))
         self.rng.shuffle(self.deck)         # the top of the deck is the end of the list
-        self.discard: list[int] = []   # the top of the pile is the end of the list
+        self._pile: list[int] = []   # the discard pile: the top is the end of the list
+        self._face_down = 0          # how many cards at its bottom are Private Tips
         self.action_hands: list[list[int]] = [[] for _ in range(n)]
         for seat in self.detectives:
             for _ in range(edition.action_hand):
@@ -128,6 +129,14 @@ class CardGame2002(CardGame):
         return len(self.deck)
 
     @property
+    def discard(self) -> list[str | None]:
+        """The discard pile as everyone at the table sees it, bottom first: the label of each
+        card played face up, and ``None`` for each Private Tip slipped face down beneath
+        (PLAY: its wording is kept secret from the other players)."""
+        return [None if i < self._face_down else self.fixed.labels[index]
+                for i, index in enumerate(self._pile)]
+
+    @property
     def asker(self) -> int | None:
         """Who is waiting for the card being chosen (public: everyone saw the card played)."""
         return self.waiting["by"] if self.stage == "show" else None
@@ -148,8 +157,8 @@ class CardGame2002(CardGame):
                 self._finish(self.fugitive, f"The action deck is used up: "
                                             f"{self.names[self.fugitive]} escapes and wins")
                 return
-            if self.discard:
-                self.deck, self.discard = self.discard, []
+            if self._pile:
+                self.deck, self._pile, self._face_down = self._pile, [], 0
                 self.rng.shuffle(self.deck)
                 self._say("The action deck is empty: the discard pile is shuffled into a "
                           "new deck")
@@ -237,9 +246,10 @@ class CardGame2002(CardGame):
         self.action_hands[seat].remove(index)
         kind = self.fixed.kinds[index]
         if kind.kind == "private-tip":
-            self.discard.insert(0, index)   # slipped face down under the pile
+            self._pile.insert(0, index)   # slipped face down under the pile
+            self._face_down += 1
         else:
-            self.discard.append(index)
+            self._pile.append(index)
         self.stage = "after"
         if kind.kind == "suggest-any":
             self._move(seat, action["destination"])
@@ -353,9 +363,9 @@ class CardGame2002(CardGame):
 
     def _fugitive_reward(self) -> None:
         if self.deck:
-            self.discard.append(self.deck.pop())
+            self._pile.append(self.deck.pop())
             self._say(f"{self.names[self.fugitive]} refuted, and discards the top action "
-                      f"card ({self.fixed.labels[self.discard[-1]]}); {len(self.deck)} left")
+                      f"card ({self.fixed.labels[self._pile[-1]]}); {len(self.deck)} left")
 
     def _snoop(self, seat: int, target: int) -> None:
         card = self.rng.choice(self.deal.hands[target]).id

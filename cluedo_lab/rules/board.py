@@ -8,11 +8,13 @@ everything before it builds a :class:`Board`, so a bad file raises one
 Movement follows the rule books (1949 rules 1-6; 2014 Playing Detectives 3-4; 2023 ON YOUR
 TURN 1): orthogonal steps, no square twice in a move, never onto or through a square another
 piece occupies, rooms entered only through a door and entering ends the move, no exact roll
-needed. A piece in a room leaves through any unblocked door; stepping through a door, in or
-out, costs one move, which is what makes Mrs Peacock 7 moves from the Conservatory and every
-other suspect 8 from their nearest room (research/editions.md (d)). Secret passages replace the
-roll, so no function here counts them as steps; :func:`expected_turns_to_reach` considers them
-only as the first move of a turn.
+needed. A piece in a room leaves through any unblocked door. On the classic board stepping
+through a door, in or out, costs one move, which is what makes Mrs Peacock 7 moves from the
+Conservatory and every other suspect 8 from their nearest room (docs/research/editions.md
+(d)); a board whose header says ``doorway_is_space = false`` (2014: "The doorway does not
+count as a space") lets a piece on the square before a door step in without another move.
+Secret passages are no walk, so no function here counts them as steps;
+:func:`expected_turns_to_reach` considers them only as the first move of a turn.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from .data import boards_dir
 from .dice import DiceLike, total_distribution
 from .errors import EditionError
+from .files import read_text
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -44,7 +47,8 @@ Heat = Mapping[Node, Fraction | int]
 SIDES: dict[str, Square] = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
 PLAIN_KINDS = ("corridor", "off-board", "unusable", "staircase",
                *(f"door-{side}" for side in SIDES))
-HEADER_FIELDS = {"id", "name", "description", "schematic", "unusable", "passages", "legend"}
+HEADER_FIELDS = {"id", "name", "description", "schematic", "unusable", "passages", "legend",
+                 "doorway_is_space"}
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -84,6 +88,8 @@ class Board:
     schematic: bool
     description: str
     graph: nx.Graph = field(repr=False)
+    doorway_is_space: bool = True
+    """Does entering a room through its door cost a move (from the square before the door)?"""
 
     @property
     def rows(self) -> int:
@@ -155,7 +161,7 @@ class Board:
         graph = self.graph
         return Walk(self, {node: tuple(n for n in graph.neighbors(node)
                                        if not graph.edges[node, n]["passage"])
-                           for node in graph.nodes})
+                           for node in graph.nodes}, 1 if self.doorway_is_space else 0)
 
     def __repr__(self) -> str:
         return f"Board({self.id!r})"
@@ -190,6 +196,8 @@ class Walk:
 
     board: Board
     adjacent: Mapping[Node, tuple[Node, ...]]
+    door_step: int = 1
+    """Moves it costs to step from the square before a door into the room (0 or 1)."""
     _free: dict[Node, dict[Node, int]] = field(default_factory=dict, repr=False)
     _targets: dict[tuple[Node, int], tuple[frozenset[str], tuple[Square, ...]]] = \
         field(default_factory=dict, repr=False)
@@ -228,17 +236,24 @@ class Walk:
         parents: dict[Node, Node] = {}
         frontier = [start]
         step = 0
-        while frontier and (steps is None or step < steps):
-            step += 1
+        entering = self.door_step
+        while frontier:
             following: list[Node] = []
             for node in frontier:
                 for there in self.adjacent[node]:
                     if there in dist or there in blocked:
                         continue
-                    dist[there] = step
+                    # Entering a room from a corridor square costs ``door_step`` moves; every
+                    # other step (leaving a room included) costs one.
+                    cost = entering if isinstance(there, str) and not isinstance(node, str) \
+                        else 1
+                    if steps is not None and step + cost > steps:
+                        continue
+                    dist[there] = step + cost
                     parents[there] = node
                     if not isinstance(there, str):
                         following.append(there)
+            step += 1
             frontier = following
         return dist, parents
 
@@ -398,17 +413,17 @@ def board_ids(directory: Path | None = None) -> list[str]:
 
 def load_board(id_or_path: str | Path) -> Board:
     """Load a board by id (``"classic-24x25"``) or by the path of its ``.txt`` file."""
+    if isinstance(id_or_path, str) and len(id_or_path) > 200:
+        raise EditionError(id_or_path[:40] + "...", "(file)", "not a board id or a file name")
     path = Path(id_or_path)
     if path.suffix != ".txt" and not path.is_file():
         path = boards_dir() / f"{id_or_path}.txt"
         if not path.is_file():
             raise EditionError(str(id_or_path), "(file)",
                                f"no such board; known boards: {', '.join(board_ids())}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise EditionError(path.name, "(file)", f"cannot read: {exc.strerror}") from None
-    return _parse(text, path.name, path.stem)
+    def fail(problem: str) -> EditionError:
+        return EditionError(path.name, "(file)", problem.removeprefix(f"{path.name}: "))
+    return _parse(read_text(path, fail), path.name, path.stem)
 
 
 def _parse(text: str, source: str, stem: str) -> Board:
@@ -438,6 +453,9 @@ def _parse(text: str, source: str, stem: str) -> Board:
     schematic = header.get("schematic", False)
     if not isinstance(schematic, bool):
         raise fail("schematic", "expected true or false")
+    doorway_is_space = header.get("doorway_is_space", True)
+    if not isinstance(doorway_is_space, bool):
+        raise fail("doorway_is_space", "expected true or false")
 
     # -- legend -----------------------------------------------------------------------------
     legend = header.get("legend")
@@ -614,7 +632,7 @@ def _parse(text: str, source: str, stem: str) -> Board:
         corridors=frozenset(walkable),
         unusable=frozenset(sq for sq in cells if kind_at(sq) == "unusable"),
         unusable_name=unusable_name, staircases=staircases, schematic=schematic,
-        description=description, graph=graph,
+        description=description, graph=graph, doorway_is_space=doorway_is_space,
     )
 
 

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import copy
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .board import board_ids
 from .data import editions_dir
 from .dice import Dice
 from .errors import EditionError
+from .files import parse_toml, read_text
 
 SCHEMA_VERSION = 1
 
@@ -113,6 +114,22 @@ class AccusationRules:
     reveal: str = "everyone"
     """Who learns the cards of a wrong lone accusation: ``everyone`` (said aloud) or only the
     ``accuser`` (laid or written face down). The accuser always sees the solution."""
+    when: str = "in-room"
+    """Board games: when a player may accuse on their turn: ``after-suggestion`` (in the same
+    turn, after their own suggestion), ``in-room`` (whenever their piece is in a room) or
+    ``anywhere``. Card games accuse on their turn (``anywhere``)."""
+
+
+@dataclass(frozen=True)
+class TurnRules:
+    """How a board turn begins: ``roll = "or-passage"`` (a secret passage, or staying in the
+    room, replaces the roll) or ``"first"`` (everybody rolls; staying or a passage come after);
+    ``must_move``: after rolling, a piece with somewhere to go must move. ``spare_pieces``:
+    where the suspects nobody plays begin, on their ``start`` squares or in ``rooms``."""
+
+    roll: str = "or-passage"
+    must_move: bool = True
+    spare_pieces: str = "start"
 
 
 @dataclass(frozen=True)
@@ -178,6 +195,7 @@ class Edition:
     extends: str | None
     source: str
     description: str = ""
+    turns: TurnRules = TurnRules()
 
     # -- the deck ---------------------------------------------------------------------------
     @cached_property
@@ -323,6 +341,9 @@ PLACES = ("current-room", "marker", "free")
 ANSWERS = ("first-who-can", "every-who-can")
 WRONG = ("stays-to-refute", "leaves")
 REVEAL = ("everyone", "accuser")
+ACCUSE_WHEN = ("after-suggestion", "in-room", "anywhere")
+ROLL = ("or-passage", "first")
+SPARE_PIECES = ("start", "rooms")
 FIRST = ("scarlett", "highest-roll", "dealer", "most-suspicious", "first-seat")
 MODES = ("standard", "one-against-all")
 ACTION_KINDS = ("suggest-any", "suggest-current", "snoop", "all-snoop", "super-sleuth",
@@ -331,6 +352,7 @@ ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # Features become fields of each card, so they are named like the other fields (snake_case).
 FEATURE_PATTERN = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 CARD_FIELDS = frozenset({"id", "name", "aliases"})
+BOARD_TURN_FIELDS = frozenset({"roll", "must_move", "spare_pieces"})
 
 TOP_LEVEL = {"schema", "id", "name", "publisher", "year", "family", "rule_book", "extends",
              "description", "categories", "features", "players", "deal", "question",
@@ -414,13 +436,9 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise EditionError(path.name, "(file)", f"not valid TOML: {error}") from None
-    except OSError as error:
-        raise EditionError(str(path), "(file)", f"cannot be read: {error.strerror}") from None
+    def fail(problem: str) -> EditionError:
+        return EditionError(path.name, "(file)", problem.removeprefix(f"{path.name}: "))
+    return parse_toml(read_text(path, fail), path.name, fail)
 
 
 _REGISTERED: dict[str, Edition] = {}
@@ -466,6 +484,8 @@ def register_edition(edition: Edition) -> Edition:
 
 
 def _resolve(ref: str | Path, directory: Path | None) -> Path:
+    if isinstance(ref, str) and (len(ref) > 200 or "\0" in ref):
+        raise EditionError(ref[:40] + "...", "(file)", "not an edition id or a file name")
     path = Path(ref)
     if path.suffix == ".toml" or path.is_file():
         return path
@@ -548,16 +568,29 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
     deal = _deal(raw, r, category_ids, categories)
     question = _question(raw, r, categories)
     accusation = _accusation(raw, r)
-    turns = r.table(r.get(raw, "turns", "", dict), "turns", {"first"})
+    turns = r.table(r.get(raw, "turns", "", dict), "turns", {"first", *BOARD_TURN_FIELDS})
     first = r.choice(turns, "first", "turns", FIRST)
     dice = _dice(raw, r)
     board = r.get(raw, "board", "", str, required=False)
+    if board is not None:
+        if not ID_PATTERN.match(board) or board not in board_ids():
+            raise r.fail("board", f"no board {board!r}; known boards: {', '.join(board_ids())}")
     if family == "card":
         for key in ("board", "dice"):
             if key in raw:
                 raise r.fail(key, "a card game (family = 'card') has no board and no dice")
+        for key in sorted(BOARD_TURN_FIELDS & set(turns)):
+            raise r.fail(f"turns.{key}", "a card game has no board: no rolls or pieces")
+        if "when" in raw["accusation"]:
+            raise r.fail("accusation.when", "card games accuse on their turn; use "
+                         "accusation.anywhere")
     elif board is None:
         raise r.fail("board", "missing; a board game (family = 'board') names its board")
+    turn_rules = TurnRules(
+        roll=r.choice(turns, "roll", "turns", ROLL, required=False, default="or-passage"),
+        must_move=r.get(turns, "must_move", "turns", bool, required=False, default=True),
+        spare_pieces=r.choice(turns, "spare_pieces", "turns", SPARE_PIECES, required=False,
+                              default="start"))
     actions, action_hand = _actions(raw, r, features, category_ids)
     if mode == "one-against-all" and not actions:
         raise r.fail("mode", "one-against-all needs an action deck: its end is the fugitive's "
@@ -579,7 +612,7 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
         min_players=min_players, max_players=max_players, deal=deal, question=question,
         accusation=accusation, first_player=first, dice=dice, board=board, actions=actions,
         action_hand=action_hand, mode=mode, assumptions=assumptions,
-        extends=raw.get("extends"), source=source, description=description,
+        extends=raw.get("extends"), source=source, description=description, turns=turn_rules,
     )
 
 
@@ -722,18 +755,25 @@ def _question(raw: dict[str, Any], r: _Reader, categories: tuple[Category, ...])
 def _accusation(raw: dict[str, Any], r: _Reader) -> AccusationRules:
     spec = r.table(r.get(raw, "accusation", "", dict), "accusation",
                    {"limit", "wrong", "anywhere", "simultaneous", "two_player_both_accuse",
-                    "reveal"})
+                    "reveal", "when"})
+    anywhere = r.get(spec, "anywhere", "accusation", bool, required=False, default=False)
+    when = r.choice(spec, "when", "accusation", ACCUSE_WHEN, required=False,
+                    default="anywhere" if anywhere else "in-room")
+    if anywhere != (when == "anywhere"):
+        raise r.fail("accusation.when", f"{when!r} contradicts accusation.anywhere = "
+                     f"{str(anywhere).lower()}")
     return AccusationRules(
         limit=r.positive(spec, "limit", "accusation", required=False, default=1),
         wrong=r.choice(spec, "wrong", "accusation", WRONG, required=False,
                        default="stays-to-refute"),
-        anywhere=r.get(spec, "anywhere", "accusation", bool, required=False, default=False),
+        anywhere=anywhere,
         simultaneous=r.get(spec, "simultaneous", "accusation", bool, required=False,
                            default=False),
         two_player_both_accuse=r.get(spec, "two_player_both_accuse", "accusation", bool,
                                      required=False, default=False),
         reveal=r.choice(spec, "reveal", "accusation", REVEAL, required=False,
-                        default="everyone"))
+                        default="everyone"),
+        when=when)
 
 
 def _dice(raw: dict[str, Any], r: _Reader) -> Dice | None:

@@ -51,7 +51,7 @@ LOG_TAIL = 12
 MAX_BOT_ACTIONS = 100_000
 """Bot actions allowed between two of yours before the table gives up (a stuck bot)."""
 
-VERBS = {"roll": "Roll the dice", "passage": "Secret passage to", "stay": "Stay in the room",
+VERBS = {"roll": "Roll the dice", "passage": "Secret passage to", "stay": "Stay where you are",
          "move": "Move to", "suggest": "Suggest", "show": "Show", "reveal": "Reveal to all",
          "pass": "Pass (a lie)", "clue": "Clue card: ask", "accuse": "Accuse",
          "check": "Expose false witness", "end": "End the turn", "ask": "Ask about",
