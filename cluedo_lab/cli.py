@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
@@ -105,6 +106,11 @@ def _play(args: argparse.Namespace) -> int:
     from .lab.play import play_game, play_log
     from .rules.edition import load_edition
     edition = load_edition(args.edition)
+    try:
+        edition.check_players(args.players)     # before anything is made per player
+    except ValueError as error:
+        print(f"cluedo-lab: --players: {error}", file=sys.stderr)
+        return 2
     bots = tuple(args.bots.split(",")) if args.bots else ("detective",) * args.players
     if len(bots) != args.players:
         print(f"cluedo-lab: --bots names {len(bots)} bots for {args.players} players",
@@ -127,12 +133,10 @@ def _play(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace) -> int:
     """A seat's record (or the public one) of a saved game, in the record format."""
     from .games.factory import game_from_json
-    try:
-        text = Path(args.game).read_text(encoding="utf-8")
-        game = game_from_json(text)
-    except (OSError, ValueError, KeyError) as error:
-        print(f"cluedo-lab: {args.game}: not a saved game ({error})", file=sys.stderr)
-        return 2
+    from .rules.errors import SavedGameError
+    from .rules.files import read_text
+    text = read_text(args.game, SavedGameError)
+    game = game_from_json(text, Path(args.game).name)
     if (args.seat is None) == (not args.public):
         print("cluedo-lab: give --seat NAME or --public", file=sys.stderr)
         return 2
@@ -150,9 +154,15 @@ def _record(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from .lab.tournament import run_tournament
     bots = [b.strip() for b in args.bots.split(",")]
+    cores = os.cpu_count() or 1
+    workers = min(args.workers, cores)
+    if workers < args.workers:
+        # More processes than cores only adds start-up time; the results do not depend on it.
+        print(f"cluedo-lab: --workers {args.workers}: this machine has {cores} cores, using "
+              f"{workers}", file=sys.stderr)
     try:
         result = run_tournament(args.edition, bots, args.games, seed=args.seed,
-                                players=args.players, workers=args.workers,
+                                players=args.players, workers=workers,
                                 progress=args.progress)
     except ValueError as error:
         print(f"cluedo-lab: {error}", file=sys.stderr)
@@ -258,7 +268,60 @@ def parser() -> argparse.ArgumentParser:
     lessons.add_argument("--student", action="store_true",
                          help="student copies: solution cells removed, hints folded")
     lessons.set_defaults(run=_lessons)
+    puzzle = sub.add_parser("puzzle", help="a generated puzzle with one answer, checked by "
+                            "the engine (the same one for the same arguments)")
+    puzzle.add_argument("--edition", default="cluedo-classic-1949")
+    puzzle.add_argument("--kind", required=True, help="who-holds, envelope, key-event, "
+                        "chance, best-question, contradiction or reach")
+    puzzle.add_argument("--level", type=int, default=2, help="difficulty, 1 (easy) to 5")
+    puzzle.add_argument("--seed", type=int, default=0)
+    puzzle.add_argument("--json", action="store_true", help="the puzzle as JSON: record, "
+                        "question, answer, worked solution and measured features")
+    puzzle.add_argument("--answer", action="store_true", help="print the answer and the "
+                        "worked solution too")
+    puzzle.set_defaults(run=_puzzle)
+    book = sub.add_parser("puzzle-book", help="a printable worksheet of puzzles (HTML, answers "
+                          "on the last page), and the same as a notebook of exercises")
+    book.add_argument("--level", default="1-5", help="a level or a range, e.g. 2 or 1-5")
+    book.add_argument("--count", type=int, default=20)
+    book.add_argument("--seed", type=int, default=0)
+    book.add_argument("--out", required=True, help="the HTML file to write")
+    book.add_argument("--notebook", help="also write the puzzles as a notebook (.ipynb)")
+    book.set_defaults(run=_puzzle_book)
     return top
+
+
+def _puzzle(args: argparse.Namespace) -> int:
+    from .lab.puzzles import generate
+    puzzle = generate(args.edition, args.kind, args.level, args.seed)
+    print(puzzle.to_json() if args.json else puzzle.text(answer=args.answer))
+    return 0
+
+
+def _levels(text: str) -> list[int]:
+    low, _, high = text.partition("-")
+    try:
+        levels = list(range(int(low), int(high or low) + 1))
+    except ValueError:
+        levels = []
+    if not levels or not set(levels) <= {1, 2, 3, 4, 5}:
+        raise CluedoLabError(f"--level: expected a level 1-5 or a range like 1-5, not {text!r}")
+    return levels
+
+
+def _puzzle_book(args: argparse.Namespace) -> int:
+    from .lab.puzzles import make_book
+    from .views.puzzle_book import book_html, book_notebook
+    if not 1 <= args.count <= 200:
+        raise CluedoLabError(f"--count: 1 to 200 puzzles, not {args.count}")
+    puzzles = make_book(_levels(args.level), args.count, args.seed)
+    Path(args.out).write_text(book_html(puzzles), encoding="utf-8")
+    if args.notebook:
+        Path(args.notebook).write_text(json.dumps(book_notebook(puzzles), indent=1,
+                                                  ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(puzzles)} puzzles -> {args.out}"
+          + (f" and {args.notebook}" if args.notebook else ""))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -269,8 +332,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cluedo-lab: contradiction: {error}", file=sys.stderr)
         return 1
     except CluedoLabError as error:
-        print(f"cluedo-lab: {error}", file=sys.stderr)
+        print(f"cluedo-lab: {_one_line(error)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader stopped early (``solve ... | head``): not an error of ours. Point stdout
+        # at nothing so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as error:
+        print(f"cluedo-lab: {error.filename or ''}: {error.strerror or error}",
+              file=sys.stderr)
+        return 2
+
+
+def _one_line(error: Exception) -> str:
+    """An error as one line (a conflict listing stays readable on one line too)."""
+    return " ".join(str(error).split("\n"))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
+
+from ..rules import numbers
 
 __all__ = ["Exercise", "Feedback", "parse_number", "percent"]
 
@@ -31,11 +34,8 @@ class Feedback:
 
 
 def percent(p: Fraction, places: int = 1) -> str:
-    """A chance as the learner reads it: "33.3%"; whole and tiny values stay readable."""
-    value = float(p) * 100
-    if value and abs(value) < 10 ** -places:
-        return f"{value:.2g}%"
-    return f"{value:.{places}f}".rstrip("0").rstrip(".") + "%"
+    """A chance as the learner reads it: the kit's one format (``rules.numbers``), in percent."""
+    return numbers.chance(p, "percent")
 
 
 _NUMBER = re.compile(r"^\s*([+-]?\d+(?:\.(\d*))?|[+-]?\.(\d+))\s*(%?)\s*$")
@@ -164,6 +164,35 @@ class Exercise:
     def reveal(self) -> str:
         """The answer and how to find it."""
         return f"Answer: {self.answer_text}\n{self.solution}".rstrip()
+
+    # -- saving ------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (a Fraction as "a/b"), so a generated notebook can carry the
+        exercise without running the generator again. Traps keyed by sets are left out."""
+        def plain(value: Any) -> Any:
+            if isinstance(value, Fraction):
+                return f"{value.numerator}/{value.denominator}"
+            return list(value) if isinstance(value, tuple) else value
+        traps = {str(k) if not isinstance(k, Fraction) else plain(k): v
+                 for k, v in self.traps.items() if isinstance(k, str | Fraction)}
+        return {"prompt": self.prompt, "form": self.form, "answer": plain(self.answer),
+                "options": list(self.options), "hints": list(self.hints),
+                "solution": self.solution, "traps": traps, "answer_text": self.answer_text}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Exercise:
+        form = data["form"]
+        answer = data["answer"]
+        traps: dict[object, str] = dict(data.get("traps", {}))
+        if form == "number":
+            answer = Fraction(answer)
+            traps = {Fraction(k): v for k, v in traps.items()}
+        elif form == "pick-many":
+            answer = tuple(answer)
+        return cls(prompt=data["prompt"], form=form, answer=answer,
+                   options=tuple(data.get("options", ())), hints=tuple(data.get("hints", ())),
+                   solution=data.get("solution", ""), traps=traps,
+                   answer_text=data.get("answer_text", ""))
 
 
 def option_labels(values: Sequence[str]) -> tuple[str, ...]:

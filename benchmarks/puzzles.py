@@ -1,0 +1,108 @@
+"""Benchmark: the puzzle generator — how long a puzzle takes, and what each level measures.
+
+For every kind and level, puzzles are made from several seeds over several editions; the table
+gives, per level, how many were found and the distribution of their proof features (steps,
+events needed, share needing hand-size counting, share needing contradiction or cases), so one
+can see that the levels differ, and the generation time (median and worst, also as a ratio to
+the plain baseline loop of ``benchmarks/run.py``, to compare machines). The goal: a level-5
+puzzle in under 2 s.
+
+    python benchmarks/puzzles.py            # a few minutes
+    python benchmarks/puzzles.py --quick    # fewer seeds
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from run import baseline  # noqa: E402
+
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate  # noqa: E402
+
+EDITIONS = ("cluedo-classic-1949", "cluedo-card-game-2018", "cluedo-the-card-game-2002",
+            "clue-classic-2023")
+BOARDS = ("cluedo-classic-1949", "clue-classic-2023", "clue-mansion-2014")
+
+
+def _spread(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{min(values):g}/{statistics.median(values):g}/{max(values):g}"
+
+
+def survey(kind: str, seeds: int) -> list[dict]:
+    rows = []
+    editions = BOARDS if kind == "reach" else EDITIONS
+    for level in range(1, 6):
+        found, times, missing = [], [], 0
+        for edition in editions:
+            for seed in range(seeds):
+                start = time.perf_counter()
+                try:
+                    puzzle = generate(edition, kind, level, seed)
+                except PuzzleError:
+                    missing += 1
+                    continue
+                times.append(time.perf_counter() - start)
+                found.append(puzzle.features)
+        rows.append({"kind": kind, "level": level, "found": len(found), "missing": missing,
+                     "features": found, "seconds": times})
+    return rows
+
+
+def describe(row: dict) -> str:
+    f = row["features"]
+    steps = [x["steps"] for x in f]
+    events = [x["events"] for x in f]
+    share = (lambda key: f"{sum(bool(x.get(key)) for x in f) / len(f):.0%}" if f else "-")
+    extra = ""
+    if row["kind"] == "chance" and f:
+        extra = f" denominators {_spread([x['denominator'] for x in f])}"
+    if row["kind"] == "best-question" and f:
+        extra = f" margin bits {_spread([x['margin_bits'] for x in f])}"
+    if row["kind"] == "reach" and f:
+        extra = (f" rooms {_spread([x['rooms'] for x in f])} blocked "
+                 f"{share('blocked_matters')}")
+    t = row["seconds"]
+    timing = f"{statistics.median(t):.2f}/{max(t):.2f}s" if t else "-"
+    return (f"{row['kind']:14} L{row['level']} n={row['found']:>2} (missing {row['missing']})"
+            f" steps {_spread(steps):>9} events {_spread(events):>8} counting "
+            f"{share('counting'):>4} cases {share('cases'):>4}{extra}  time {timing}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--out", default=str(HERE / "results" / "puzzles.json"))
+    args = parser.parse_args()
+    base = baseline()
+    print(f"baseline loop: {base * 1000:.1f} ms")
+    print("features as min/median/max over the puzzles found; time as median/worst")
+    seeds = 2 if args.quick else 4
+    rows = []
+    for kind in args.kinds.split(","):
+        for row in survey(kind, seeds):
+            rows.append(row)
+            print(describe(row), flush=True)
+    level5 = [t for r in rows if r["level"] == 5 for t in r["seconds"]]
+    if level5:
+        worst = max(level5)
+        print(f"level 5: median {statistics.median(level5):.2f} s, worst {worst:.2f} s "
+              f"({worst / base:.0f} baseline loops); goal < 2 s")
+    out = [{k: v for k, v in r.items() if k != "features"} |
+           {"steps": [x["steps"] for x in r["features"]]} for r in rows]
+    Path(args.out).write_text(json.dumps({"baseline_s": base, "rows": out}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

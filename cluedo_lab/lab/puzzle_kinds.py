@@ -1,0 +1,586 @@
+"""The puzzle generators: seeded bot games in, graded puzzles with engine-checked answers out.
+
+Every kind follows the same plan: play seeded games with the ``eliminator`` bots (they ask many
+questions before accusing, so records are rich), take one seat's record, find a candidate
+question, cut the record down (the minimal events that force the fact, plus distractors), ask
+the engine for the answer and check it is the only one, measure the proof and keep the puzzle
+if :func:`~.puzzles.grade` gives the level asked for. The search is deterministic: the same
+edition, kind, level and seed give the same puzzle.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..bots.registry import make_bot
+from ..games.board_game import BoardGame
+from ..games.factory import new_game
+from ..games.game import Game
+from ..knowledge.advice import rank_questions
+from ..knowledge.engine import Knowledge
+from ..knowledge.explain import Explanation, Fact, explain
+from ..records import ENVELOPE, Record
+from ..rules.board import reach_chance, reachable_rooms, room_distances
+from ..rules.edition import Edition, load_edition
+from ..rules.errors import Contradiction, RecordError
+from ..rules.variant import Variant, spec_of
+from .exercises import Exercise, percent
+from .puzzles import (
+    KINDS,
+    LEVELS,
+    Puzzle,
+    PuzzleError,
+    fact_features,
+    fact_hints,
+    grade,
+    solution_lines,
+)
+
+__all__ = ["generate", "make_book"]
+
+GAMES = 60
+"""How many seeded games the search may play before giving up on a level."""
+
+
+def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int = 0,
+             players: int | None = None) -> Puzzle:
+    """One puzzle of ``kind`` at ``level`` (1-5) from games of ``edition``, the same one for
+    the same arguments. Raises :class:`PuzzleError` if none is found in :data:`GAMES`
+    games."""
+    if kind not in KINDS:
+        raise PuzzleError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    if level not in LEVELS:
+        raise PuzzleError(f"level must be 1-5, not {level}")
+    ed = edition.edition if isinstance(edition, Variant) else \
+        edition if isinstance(edition, Edition) else load_edition(edition)
+    if kind == "reach" and ed.family != "board":
+        raise PuzzleError(f"reach puzzles need a board: {ed.name} is a card game")
+    maker = _MAKERS[kind]
+    for game, seat, rng in _games(edition, ed, seed, kind, level, players):
+        puzzle = maker(game, seat, rng, level)
+        if puzzle is not None:
+            puzzle.seed = seed
+            return puzzle
+    raise PuzzleError(f"no level-{level} {kind} puzzle found in {GAMES} games of {ed.name}; "
+                      "try another seed or level")
+
+
+def make_book(levels: Sequence[int], count: int, seed: int = 0,
+              editions: Sequence[str] = ("cluedo-classic-1949", "cluedo-card-game-2018",
+                                         "cluedo-the-card-game-2002", "clue-classic-2023"),
+              kinds: Sequence[str] = KINDS) -> list[Puzzle]:
+    """``count`` puzzles spread evenly over ``levels`` (easiest first), cycling through the
+    kinds and editions; a kind that has no puzzle at a level in an edition is skipped."""
+    rng = random.Random(f"book:{seed}")
+    book: list[Puzzle] = []
+    plan = [sorted(levels)[i * len(levels) // count] for i in range(count)]
+    turn = 0
+    for level in plan:
+        for _ in range(len(kinds) * len(editions)):
+            kind = kinds[turn % len(kinds)]
+            edition = editions[(turn // len(kinds) + turn) % len(editions)]
+            turn += 1
+            if kind == "reach" and load_edition(edition).family != "board":
+                continue
+            try:
+                book.append(generate(edition, kind, level, rng.randrange(10 ** 6)))
+                break
+            except PuzzleError:
+                continue
+    return book
+
+
+# -- the source of games ------------------------------------------------------------------------
+
+def _games(edition: str | Edition | Variant, ed: Edition, seed: int, kind: str, level: int,
+           players: int | None) -> Iterator[tuple[Game, int, random.Random]]:
+    rng = random.Random(f"{ed.id}:{kind}:{level}:{seed}")
+    fixed = edition.players if isinstance(edition, Variant) else None
+    source = edition if isinstance(edition, Variant) else ed
+    low, high = ed.min_players, min(ed.max_players, 4)
+    for _ in range(GAMES):
+        count = players or fixed or rng.randint(max(low, 3) if high >= 3 else low, high)
+        game_seed = rng.randrange(10 ** 9)
+        game = new_game(source, count, game_seed)
+        seat = rng.randrange(count)
+        if kind != "reach":
+            bots = [make_bot("eliminator", game_seed + s) for s in range(count)]
+            game.play(bots, max_actions=3000)
+        yield game, seat, rng
+
+
+def _base(game: Game, seat: int) -> dict[str, Any]:
+    data = game.record_for(seat)
+    data["edition"] = spec_of(game.edition) or game.edition.id
+    return data
+
+
+def _with(base: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    return {**base, "events": [dict(e) for e in events]}
+
+
+def _knowledge(data: Mapping[str, Any]) -> Knowledge:
+    return Knowledge(Record.from_dict(data))
+
+
+def _setup_text(record: Record) -> list[str]:
+    ed = record.edition
+    lines = [f"Edition: {ed.name}. Players: " + ", ".join(
+        f"{p.name} ({p.hand_size} cards)" for p in record.players) + "."]
+    if record.observer:
+        hand = ", ".join(c.name for c in record.hand)
+        lines.append(f"You are {record.observer}; your hand: {hand}.")
+    if record.face_up:
+        lines.append("Face up for all to see: " + ", ".join(c.name for c in record.face_up)
+                     + ".")
+    return lines
+
+
+def _event_texts(record: Record) -> list[str]:
+    return [e.describe() for e in record.events]
+
+
+def _card_name(edition: Edition, card: str) -> str:
+    try:
+        return edition.card(card).name
+    except KeyError:
+        return card
+
+
+def _place(place: str) -> str:
+    return "the envelope" if place == ENVELOPE else place
+
+
+# -- deduction: who-holds, envelope, key-event, contradiction ------------------------------------
+
+def _candidate_facts(game: Game, seat: int, rng: random.Random, want: str
+                     ) -> Iterator[tuple[dict[str, Any], Knowledge, Fact, list[int]]]:
+    """Facts the seat knows that need events, each with the record's minimal events (indices
+    into the record), shuffled by ``rng``."""
+    base = _base(game, seat)
+    events = base["events"]
+    if not events:
+        return
+    full = _knowledge(base)
+    before = _knowledge(_with(base, [])).known()
+    record = full.record
+    facts = [Fact(card, place, True) for (card, place), holds in full.known().items()
+             if holds and (card, place) not in before and place != record.observer
+             and (place == ENVELOPE) == (want == "envelope")
+             and (want != "contradiction" or place in record.player_names)]
+    rng.shuffle(facts)
+    for fact in facts[:6]:
+        # The first prefix that forces the fact, then drop every event it can do without.
+        low, high = 1, len(record.events)
+        while low < high:
+            mid = (low + high) // 2
+            if full.entails(fact.card, fact.place, True, record.events[:mid]):
+                high = mid
+            else:
+                low = mid + 1
+        needed = list(range(low))
+        for i in list(needed):
+            trial = [j for j in needed if j != i]
+            if full.entails(fact.card, fact.place, True, [record.events[j] for j in trial]):
+                needed = trial
+        yield base, full, fact, needed
+
+
+def _distractors(total: int, needed: Sequence[int], level: int, rng: random.Random,
+                 extra: int = 0) -> list[int]:
+    others = [i for i in range(total) if i not in needed]
+    chosen = rng.sample(others, min(len(others), 1 + level // 2 + extra))
+    return sorted({*needed, *chosen})
+
+
+def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: str
+                 ) -> Puzzle | None:
+    want = "envelope" if kind == "envelope" else kind
+    for base, _full, fact, needed in _candidate_facts(game, seat, rng, want):
+        if len(needed) > 2 + 2 * level:
+            continue
+        if kind == "key-event" and len(needed) != 1:
+            continue
+        ed = game.edition
+        if kind == "envelope" and ed.deal.envelope[ed.card(fact.card).category] != 1:
+            continue
+        chosen = _distractors(len(base["events"]), needed, level, rng,
+                              extra=2 if kind == "key-event" else 0)
+        data = _with(base, [base["events"][i] for i in chosen])
+        k = _knowledge(data)
+        if k.status(fact.card, fact.place) is not True:
+            continue
+        why = explain(k, fact.card, fact.place)
+        if why.method == "count":
+            continue  # no worked solution a learner could follow
+        features = fact_features(why, k.record.observer)
+        features["shown_events"] = len(k.record.events)
+        if kind == "key-event":
+            features["events_to_test"] = len(k.record.events)
+        if grade(kind, features) != level:
+            continue
+        maker = _who_holds if kind in ("who-holds", "envelope") else _key_event
+        puzzle = maker(kind, k, fact, why, data, features, level)
+        if puzzle is not None:
+            return puzzle
+    return None
+
+
+def _who_holds(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict[str, Any],
+               features: dict[str, Any], level: int) -> Puzzle | None:
+    ed, record = k.edition, k.record
+    card = ed.card(fact.card)
+    if kind == "envelope":
+        category = next(c for c in ed.categories if c.id == card.category)
+        options = tuple(c.name for c in category.cards)
+        question = f"Which {category.name.lower()} is in the envelope?"
+        answer_label = card.name
+        certain = [c.id for c in category.cards if k.status(c.id, ENVELOPE)]
+        answer = {"card": card.id, "place": ENVELOPE, "category": category.id}
+        traps = {c.name: _why_not(k, c.id, ENVELOPE) for c in category.cards if c.id != card.id}
+    else:
+        places = [p for p in record.places if p != record.observer and p in
+                  (*record.player_names, ENVELOPE)]
+        options = tuple(_place(p) for p in places)
+        question = f"Who holds {card.name}? (a player, or the envelope)"
+        answer_label = _place(fact.place)
+        certain = [p for p in record.places if k.status(card.id, p)]
+        answer = {"card": card.id, "place": fact.place}
+        traps = {_place(p): _why_not(k, card.id, p) for p in places if p != fact.place}
+    if len(certain) != 1:
+        return None  # the engine must find exactly one answer
+    exercise = Exercise(question, "pick", answer_label, options, fact_hints(why, record.observer),
+                        "\n".join(solution_lines(why, ed)), traps)
+    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution_lines(why, ed),
+                  features, exercise, _setup_text(record), _event_texts(record))
+
+
+def _why_not(k: Knowledge, card: str, place: str) -> str:
+    """The friendly message for a wrong place: certain not, or merely not certain."""
+    name = k.card(card).name
+    if k.status(card, place) is False:
+        return f"Not {_place(place)}: the events rule out {_place(place)} holding {name}."
+    return (f"{_place(place).capitalize()} might hold {name}, but it is not certain: look "
+            "for the place the events force.")
+
+
+def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict[str, Any],
+               features: dict[str, Any], level: int) -> Puzzle | None:
+    ed, record = k.edition, k.record
+    proves = [e.position for e in record.events if k.entails(fact.card, fact.place, True, [e])]
+    if len(proves) != 1 or k.entails(fact.card, fact.place, True, []):
+        return None
+    options = tuple(f"event {e.position}" for e in record.events)
+    text = fact.text(ed)
+    question = f"You are sure that {text}. Which single event proves it (with your hand)?"
+    answer = {"event": proves[0], "card": fact.card, "place": fact.place}
+    traps = {f"event {e.position}": f"Event {e.position} alone leaves it open: in some deal "
+             f"that fits it, {fact.negated().text(ed)}." for e in record.events
+             if e.position != proves[0]}
+    hints = fact_hints(why, record.observer)[1:] or (
+        "Take each event alone and ask what it forces.",)
+    exercise = Exercise(question, "pick", f"event {proves[0]}", options, hints,
+                        "\n".join(solution_lines(why, ed)), traps)
+    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution_lines(why, ed),
+                  features, exercise, _setup_text(record), _event_texts(record))
+
+
+def _contradiction(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
+    for base, full, fact, needed in _candidate_facts(game, seat, rng, "contradiction"):
+        if len(needed) > 1 + 2 * level:
+            continue
+        chosen = _distractors(len(base["events"]), needed, level, rng)
+        events = [base["events"][i] for i in chosen]
+        fake = _false_pass(full, fact, rng)
+        if fake is None:
+            continue
+        # The made-up question goes before the game's end (nothing follows a correct
+        # accusation) and the record must still follow the turn rules.
+        last = next((i for i, e in enumerate(events) if e.get("correct")), len(events))
+        where = rng.randint(min(1, last), last)
+        events.insert(where, fake)
+        data = _with(base, events)
+        try:
+            _knowledge(data)
+            continue
+        except RecordError:
+            continue
+        except Contradiction as error:
+            conflict = tuple(error.conflict)
+        if where + 1 not in conflict:
+            continue
+        # Unique: leaving out any one event of the conflict (and only those) removes it.
+        resolves = []
+        for i in range(len(events)):
+            try:
+                _knowledge(_with(base, events[:i] + events[i + 1:]))
+                resolves.append(i + 1)
+            except Contradiction:
+                pass
+        if tuple(resolves) != conflict:
+            continue
+        honest = _knowledge(_with(base, events[:where] + events[where + 1:]))
+        why = explain(honest, fact.card, fact.place)
+        if why.method == "count":
+            continue
+        features = fact_features(why, honest.record.observer)
+        features["events"] = len(conflict)
+        features["shown_events"] = len(events)
+        if grade("contradiction", features) != level:
+            continue
+        record = Record.from_dict(data)
+        ed = record.edition
+        options = tuple(f"event {i}" for i in range(1, len(events) + 1))
+        labels = tuple(f"event {i}" for i in conflict)
+        question = ("These events cannot all be true. Which events contradict each other "
+                    "(the smallest set)?")
+        renumber = {p: p if p < where + 1 else p + 1 for p in why.events}
+        lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
+                 f"yet the other events prove that {fact.text(ed)}. The proof, without "
+                 f"event {where + 1}:"] + solution_lines(why, ed)[1:]
+        if any(a != b for a, b in renumber.items()):
+            lines.append("(Event numbers in the proof count the record without event "
+                         f"{where + 1}.)")
+        answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
+        hints = (f"Find the card that {fact.place} must hold; then look for an event that "
+                 "denies it.", *fact_hints(why, record.observer)[1:])
+        exercise = Exercise(question, "pick-many", labels, options, hints, "\n".join(lines))
+        return Puzzle("contradiction", level, ed.id, 0, question, data, answer, lines,
+                      features, exercise, _setup_text(record), _event_texts(record))
+    return None
+
+
+def _false_pass(k: Knowledge, fact: Fact, rng: random.Random) -> dict[str, Any] | None:
+    """A made-up question in which the holder of ``fact``'s card passes on it."""
+    record = k.record
+    holder = fact.place
+    askers = [p for p in record.player_names if p not in (holder, record.observer)
+              and record.answer_order(p) and record.answer_order(p)[0] == holder]
+    if not askers:
+        return None
+    ed = record.edition
+    if ed.question.form == "one-per-category":
+        card = ed.card(fact.card)
+        named = [card.id if c.id == card.category else rng.choice(c.cards).id
+                 for c in ed.categories]
+    else:
+        others = [c.id for c in ed.cards if c.id != fact.card]
+        named = [fact.card, *rng.sample(others, ed.question.items - 1)]
+    order = record.answer_order(askers[0])
+    event: dict[str, Any] = {"suggest": named, "by": askers[0], "passed": [holder]}
+    if len(order) > 1:
+        event["shown_by"] = order[1]
+        if order[1] == record.observer:
+            return None
+    if ed.question.answer == "every-who-can":
+        return None
+    return event
+
+
+# -- chance -------------------------------------------------------------------------------------
+
+def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
+    base = _base(game, seat)
+    events = base["events"]
+    size = 0 if level == 1 else min(len(events), rng.randint(level - 1, 2 * level))
+    chosen = sorted(rng.sample(range(len(events)), size))
+    data = _with(base, [events[i] for i in chosen])
+    k = _knowledge(data)
+    record, ed = k.record, k.edition
+    cells = [(c.id, p) for c in ed.cards for p in record.places
+             if p not in (record.observer, "face-up") and k.status(c.id, p) is None]
+    rng.shuffle(cells)
+    for card, place in cells[:8]:
+        p = k.probability(card, place)
+        open_places = [q for q in record.places if k.status(card, q) is None]
+        naive = Fraction(1, len(open_places))
+        sizes = {q: (_room(k, q)) for q in open_places}
+        weighted = Fraction(sizes[place], sum(sizes.values())) if sum(sizes.values()) else naive
+        features = {"steps": len(record.events) + 1, "events": len(record.events),
+                    "naive_right": p == naive, "weighted_right": p == weighted,
+                    "denominator": p.denominator, "deals": int(k.consistent_deals)}
+        if grade("chance", features) != level:
+            continue
+        total = int(k.consistent_deals)
+        hits = int(p * total)
+        name = ed.card(card).name
+        question = (f"What is the chance that {_place(place)} holds {name}? (a fraction or a "
+                    "percentage)")
+        lines = [f"Count the deals that fit everything you know: {total:,}.",
+                 f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
+                 f"deals, {percent(p)}."]
+        if p != naive:
+            lines.append(f"Not 1 in {len(open_places)} (one per place still open): the "
+                         "places differ in free room and the events weigh them.")
+        traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
+                 "equally likely; they are not here." if p != naive else "",
+                 1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}
+        traps = {t: m for t, m in traps.items() if m and t != p}
+        hints = (f"{name} can still be in {len(open_places)} places: "
+                 f"{', '.join(_place(q) for q in open_places)}.",
+                 "Each place has room for a number of unknown cards; a place with more room is "
+                 "more likely to hold it.",
+                 f"Count: {total:,} deals fit the record. In how many is {name} in "
+                 f"{_place(place)}?")
+        exercise = Exercise(question, "number", p, (), hints, "\n".join(lines), traps)
+        answer = {"card": card, "place": place, "probability": p, "percent": percent(p),
+                  "deals": hits, "of": total}
+        return Puzzle("chance", level, ed.id, 0, question, data, answer, lines, features,
+                      exercise, _setup_text(record), _event_texts(record))
+    return None
+
+
+def _room(k: Knowledge, place: str) -> int:
+    """How many unknown cards ``place`` still has room for."""
+    record = k.record
+    if place == ENVELOPE:
+        return record.edition.envelope_size - sum(
+            1 for c in record.edition.cards if k.status(c.id, ENVELOPE))
+    size = record.hand_size(place) if place in record.player_names else 0
+    return size - sum(1 for c in record.edition.cards if k.status(c.id, place))
+
+
+# -- best-question ------------------------------------------------------------------------------
+
+def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
+    base = _base(game, seat)
+    events = base["events"]
+    size = min(len(events), rng.randint(0, 2 + level))
+    data = _with(base, [events[i] for i in sorted(rng.sample(range(len(events)), size))])
+    k = _knowledge(data)
+    if k.solution() is not None:
+        return None
+    ranked = rank_questions(k)
+    best = ranked[0]
+    # Options: the best, the runner-up (the best question of lower value) and two others, each
+    # of a different value, so the engine's choice among them is unique.
+    by_value: dict[float, Any] = {}
+    for option in ranked:
+        by_value.setdefault(round(option.gain, 9), option)
+    values = list(by_value.values())
+    if len(values) < 4 or best.gain <= 0:
+        return None
+    runner = values[1]
+    rest = rng.sample(values[2:], 2)
+    margin = best.gain - runner.gain
+    features = {"steps": 2, "events": len(k.record.events), "margin_bits": round(margin, 4),
+                "best_bits": round(best.gain, 4), "questions": len(ranked)}
+    if grade("best-question", features) != level:
+        return None
+    ed, record = k.edition, k.record
+
+    def label(option: Any) -> str:
+        return " + ".join(ed.card(c).name for c in option.named)
+
+    choices = [best, runner, *rest]
+    rng.shuffle(choices)
+    options = tuple(label(o) for o in choices)
+    question = ("Which of these questions would you ask next, to learn the most about the "
+                "envelope on average?")
+    gains = {label(o): o.gain for o in choices}
+    lines = ["Expected information gain (bits) of each, computed over every deal that fits:"]
+    lines += [f"  {lab}: {g:.3f} bits" for lab, g in sorted(gains.items(), key=lambda x: -x[1])]
+    lines.append(f"The best beats the runner-up by {margin:.3f} bits. A question is worth most "
+                 "when its possible answers are about equally likely and each would rule out "
+                 "many envelopes; cards you already know add nothing.")
+    traps = {lab: f"{lab} gains {g:.3f} bits on average; one of the others gains more."
+             for lab, g in gains.items() if lab != label(best)}
+    hints = ("Cards whose place you already know tell you nothing new when asked about.",
+             "Prefer cards that could be in several places, the envelope among them.",
+             "Which question splits the possible envelopes most evenly?")
+    exercise = Exercise(question, "pick", label(best), options, hints, "\n".join(lines), traps)
+    answer = {"question": list(best.named), "gain_bits": round(best.gain, 6),
+              "runner_up": list(runner.named), "margin_bits": round(margin, 6)}
+    return Puzzle("best-question", level, ed.id, 0, question, data, answer, lines, features,
+                  exercise, _setup_text(record), _event_texts(record))
+
+
+# -- reach (board games) ------------------------------------------------------------------------
+
+def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
+    assert isinstance(game, BoardGame)
+    bots = [make_bot("eliminator", game.seed + s) for s in range(len(game.names))]
+    for _ in range(rng.randint(4, 80)):
+        if game.is_over or game.current is None:
+            break
+        current = game.current
+        game.apply(bots[current].choose(game, current))
+    seat = game.current if game.current is not None else seat
+    board, here = game.board, game.piece(seat)
+    blocked = game.blocked(seat)
+    totals = sorted(game.dice.total_distribution())
+    roll = rng.choice(totals)
+    rooms = reachable_rooms(board, here, roll, blocked)
+    free = reachable_rooms(board, here, roll)
+    distances = room_distances(board, here, blocked)
+    near = [r for r, d in distances.items() if roll < d <= roll + 2]
+    features = {"steps": roll, "roll": roll, "rooms": len(rooms),
+                "blocked_matters": int(set(free) != set(rooms)), "near_misses": len(near),
+                "start_in_room": isinstance(here, str), "events": 0}
+    if grade("reach", features) != level:
+        return None
+    names = {r: _card_name(game.edition, r) for r in board.rooms}
+    character = game.characters[seat]
+    where = names.get(here, here) if isinstance(here, str) else f"square {tuple(here)}"
+    data = _base(game, seat)
+    ed = game.edition
+    piece = ed.card(character).name
+    question = (f"You play {piece}, now in {where}. You roll {roll}. Which rooms can you "
+                "enter this turn? (Other pieces block their squares; a room counts if it is at "
+                "most that many moves away.)")
+    options = tuple(names[r] for r in board.rooms if r != here)
+    chances = reach_chance(board, here, game.dice, blocked)
+    lines = [f"Count the fewest moves to each room's door from {where}, going round the "
+             "other pieces:"]
+    for r, d in sorted(distances.items(), key=lambda x: x[1]):
+        verdict = "yes" if d <= roll else "no"
+        lines.append(f"  {names[r]}: {d} moves — {verdict}")
+    unreachable = [names[r] for r in board.rooms if r != here and r not in distances]
+    if unreachable:
+        lines.append("  cut off by other pieces: " + ", ".join(unreachable))
+    if features["blocked_matters"]:
+        lines.append("Without the other pieces you could also enter: " + ", ".join(
+            names[r] for r in free if r not in rooms) + ".")
+    best = max(chances.items(), key=lambda x: x[1]) if chances else None
+    if best:
+        lines.append(f"Before rolling, the best chance was {names[best[0]]}: "
+                     f"{percent(best[1])} ({best[1]}).")
+    traps = {frozenset([names[r]]): f"{names[r]} is {distances[r]} moves away: more than "
+             f"{roll}." for r in near}
+    hints = ("Count squares to each door, one move per square; entering the room is the last "
+             "move.", "Pieces on squares block them: go round.",
+             f"Rooms at most {roll} moves away count; rooms a step or two further are traps.")
+    exercise = Exercise(question, "pick-many", tuple(names[r] for r in rooms), options, hints,
+                        "\n".join(lines), traps)
+    answer = {"rooms": list(rooms), "roll": roll}
+    board_info = {"board": board.id, "piece": character,
+                  "at": here if isinstance(here, str) else list(here),
+                  "pieces": {s: p if isinstance(p, str) else list(p)
+                             for s, p in game.pieces().items()},
+                  "roll": roll}
+    record = Record.from_dict(data)
+    return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
+                  _setup_text(record), [], board_info)
+
+
+_MAKERS = {
+    "who-holds": lambda g, s, r, lv: _fact_puzzle(g, s, r, lv, "who-holds"),
+    "envelope": lambda g, s, r, lv: _fact_puzzle(g, s, r, lv, "envelope"),
+    "key-event": lambda g, s, r, lv: _fact_puzzle(g, s, r, lv, "key-event"),
+    "contradiction": _contradiction,
+    "chance": _chance,
+    "best-question": _best_question,
+    "reach": _reach,
+}
+
+
+def timed(edition: str, kind: str, level: int, seed: int) -> tuple[Puzzle, float]:
+    """A puzzle and the seconds it took to make (for the benchmark)."""
+    start = time.perf_counter()
+    puzzle = generate(edition, kind, level, seed)
+    return puzzle, time.perf_counter() - start
+

@@ -1,0 +1,127 @@
+"""The puzzle book (issue 19): generated puzzles, their one answer checked by the engine."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from cluedo_lab import Knowledge
+from cluedo_lab.cli import main
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, grade, make_book
+from cluedo_lab.records import ENVELOPE
+from cluedo_lab.records.record import Record
+from cluedo_lab.views.exercises import ExerciseWidget
+from cluedo_lab.views.puzzle_book import book_html, book_notebook
+
+E49 = "cluedo-classic-1949"
+
+
+def knowledge(puzzle) -> Knowledge:
+    return Knowledge(Record.from_dict(puzzle.record))
+
+
+@pytest.mark.parametrize("kind, level", [("who-holds", 1), ("who-holds", 3), ("envelope", 1),
+                                         ("chance", 3), ("key-event", 1), ("reach", 3)])
+def test_the_same_arguments_give_the_same_puzzle(kind, level):
+    one, two = generate(E49, kind, level, seed=1), generate(E49, kind, level, seed=1)
+    assert one.to_dict() == two.to_dict()
+    assert one.level == level == grade(kind, one.features)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_who_holds_answer_is_the_only_place_the_engine_allows(seed):
+    puzzle = generate(E49, "who-holds", 2, seed=seed)
+    k = knowledge(puzzle)
+    card, place = puzzle.answer["card"], puzzle.answer["place"]
+    assert k.status(card, place) is True
+    others = [p for p in k.places if p != place]
+    assert all(k.status(card, p) is False for p in others)   # unique: no other place fits
+    assert puzzle.exercise.check(puzzle.exercise.answer).correct
+    wrong = next(o for o in puzzle.exercise.options if o != puzzle.exercise.answer)
+    feedback = puzzle.exercise.check(wrong)
+    assert not feedback.correct and feedback.message
+
+
+def test_an_envelope_answer_is_certain_and_alone_in_its_category():
+    puzzle = generate(E49, "envelope", 2, seed=4)
+    k = knowledge(puzzle)
+    assert k.status(puzzle.answer["card"], ENVELOPE) is True
+    category = k.edition.card(puzzle.answer["card"]).category
+    assert [c.id for c in k.edition.category(category).cards
+            if k.status(c.id, ENVELOPE) is not False] == [puzzle.answer["card"]]
+
+
+def test_a_chance_answer_is_the_engine_s_exact_fraction():
+    puzzle = generate(E49, "chance", 3, seed=2)
+    k = knowledge(puzzle)
+    answer = puzzle.exercise.answer
+    assert isinstance(answer, Fraction) and 0 < answer < 1
+    assert answer in {k.probability(c.id, p) for c in k.edition.cards for p in k.places}
+    assert puzzle.exercise.check(f"{answer.numerator}/{answer.denominator}").correct
+    assert puzzle.exercise.check(f"{float(answer) * 100:.1f}%").correct
+
+
+def test_a_contradiction_puzzle_is_a_record_no_deal_fits():
+    from cluedo_lab.rules.errors import Contradiction
+    puzzle = generate(E49, "contradiction", 3, seed=1)
+    with pytest.raises(Contradiction):
+        knowledge(puzzle).consistent_deals    # noqa: B018
+
+
+def test_levels_really_differ_in_their_proofs():
+    easy = [generate(E49, "who-holds", 1, seed=s).features for s in range(3)]
+    hard = [generate(E49, "who-holds", 5, seed=s).features for s in range(2)]
+    assert max(f["steps"] for f in easy) < min(f["steps"] for f in hard)
+    assert all(f["counting"] or f["cases"] for f in hard)
+
+
+def test_unknown_kind_level_or_a_card_game_reach_are_refused_clearly():
+    with pytest.raises(PuzzleError, match="unknown kind"):
+        generate(E49, "riddle", 1)
+    with pytest.raises(PuzzleError, match="level must be 1-5"):
+        generate(E49, "who-holds", 9)
+    with pytest.raises(PuzzleError, match="need a board"):
+        generate("cluedo-card-game-2018", "reach", 1)
+
+
+def test_the_json_form_holds_what_the_issue_names(capsys):
+    assert main(["puzzle", "--edition", E49, "--kind", "who-holds", "--level", "2",
+                 "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"record", "kind", "level", "question", "answer", "solution", "features"} <= set(data)
+    assert set(data["answer"]) >= {"card", "place"} and data["features"]["steps"] >= 1
+    Record.from_dict(data["record"])               # ready for solve
+    assert sorted(KINDS) == sorted(["who-holds", "envelope", "key-event", "chance",
+                                    "best-question", "contradiction", "reach"])
+
+
+def test_the_book_prints_every_puzzle_then_the_answers_and_has_a_notebook(tmp_path):
+    puzzles = make_book([1, 2], 4, seed=5, editions=(E49,), kinds=("who-holds", "envelope"))
+    assert len(puzzles) == 4 and [p.level for p in puzzles] == sorted(p.level for p in puzzles)
+    html = book_html(puzzles)
+    assert html.count("class='puzzle'") == 4 and "@media print" in html
+    assert html.index("Answers") > html.rindex("class='puzzle'")
+    assert all(p.exercise.answer_text in html[html.index("Answers"):] for p in puzzles)
+    notebook = book_notebook(puzzles)
+    tags = [c["metadata"].get("tags", []) for c in notebook["cells"]]
+    assert tags.count(["exercise"]) == 4 and tags.count(["solution"]) == 4
+    namespace: dict = {}
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            exec(cell["source"], namespace)   # noqa: S102 - cells the test itself generated
+    widget = eval(notebook["cells"][3]["source"], namespace)   # noqa: S307
+    assert isinstance(widget, ExerciseWidget)
+    assert not widget.answer("nobody at all").correct
+    assert "Hint 1" in widget.hint() and widget.exercise.answer_text not in widget.message
+    assert widget.answer(widget.exercise.answer).correct and widget.solved
+
+
+def test_the_puzzle_book_command_writes_both_files(tmp_path, capsys):
+    out, nb = tmp_path / "book.html", tmp_path / "book.ipynb"
+    assert main(["puzzle-book", "--level", "1-2", "--count", "2", "--seed", "1",
+                 "--out", str(out), "--notebook", str(nb)]) == 0
+    assert out.read_text(encoding="utf-8").count("class='puzzle'") == 2
+    assert json.loads(nb.read_text(encoding="utf-8"))["nbformat"] == 4
+    assert main(["puzzle-book", "--level", "0-9", "--out", str(out)]) == 2
