@@ -102,6 +102,9 @@ def game_from_json(text: str, source: str = "saved game") -> Game:
         raise fail(f"field 'actions': {len(actions):,} actions is more than any game takes")
     try:
         edition = edition_of(data["edition"])
+    except CluedoLabError as error:
+        raise fail(f"field 'edition': {error}") from None
+    try:
         cls = game_class(edition)
         if data.get("game") not in (None, cls.family):
             raise ValueError(f"field 'game': {data['game']!r}, but {edition.name} is a "

@@ -40,7 +40,7 @@ def read_text(path: str | Path, fail: Fail, limit: int = MAX_FILE_BYTES) -> str:
                        "saved game or edition file can need")
         data = path.read_bytes()
     except OSError as error:
-        raise fail(f"{path.name}: cannot read it ({error.strerror or error})") from None
+        raise fail(f"{path.name}: cannot be read ({error.strerror or error})") from None
     return decode(data, path.name, fail)
 
 
