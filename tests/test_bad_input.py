@@ -141,9 +141,12 @@ def test_nothing_happens_after_a_correct_accusation():
     refused(classic_record(events=[right, ask]), "event 2", "game ended")
 
 
-@pytest.mark.parametrize("name", ["", "  ", "Envelope", "face up", "Ann\nevent 9"])
-def test_a_player_name_that_is_a_place_or_not_a_line(name):
-    refused(classic_record(players=[name, "Bob", "Cy"], observer=None, hand=[]), "players")
+@pytest.mark.parametrize("name, words", [
+    ("", "empty"), ("  ", "empty"), ("Envelope", "are places"), ("face up", "are places"),
+    ("Ann\nevent 9", "one line"), ("Ann\tBob", "one line")])
+def test_a_player_name_that_is_a_place_or_not_a_line(name, words):
+    refused(classic_record(players=[name, "Bob", "Cy"], observer=None, hand=[]), "players",
+            words)
 
 
 @pytest.mark.parametrize("players", [7, 100])
@@ -256,3 +259,48 @@ def test_ill_typed_variant_cards_are_refused(spec, words):
     from cluedo_lab.rules.variant import VariantError, variant_from_dict
     with pytest.raises(VariantError, match=words):
         variant_from_dict({"base": E49, **spec})
+
+
+# -- the command line and the views: the rest of the fuzzing pass's findings --------------
+
+def test_a_billion_players_are_refused_before_any_name_is_made(capsys):
+    assert main(["play", "--edition", E49, "--players", "1000000000"]) == 2
+    err = capsys.readouterr().err
+    assert "2-6 players" in err and err.count("\n") == 1
+
+
+def test_an_edition_naming_an_unknown_board_fails_on_loading(tmp_path):
+    data = edition_data(E49)
+    data["board"] = "../../etc/passwd"
+    from cluedo_lab.rules.edition import edition_from_dict
+    with pytest.raises(EditionError, match="board.*no board"):
+        edition_from_dict(data, "mine.toml")
+
+
+def test_names_in_the_notepad_html_are_escaped():
+    from cluedo_lab.views.display import to_html
+    record = classic_record(players=["<img src=x onerror=alert(1)>", "Bob", "Cy"],
+                            observer="Bob", events=[])
+    html = to_html(Knowledge(Record.from_dict(record)))
+    assert "<img src=x" not in html and "&lt;img src=x" in html
+
+
+def test_solve_into_a_closed_pipe_ends_quietly(tmp_path):
+    import subprocess
+    import sys
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(classic_record()), encoding="utf-8")
+    # A reader that stops at once: the solver's output meets a closed pipe.
+    solver = subprocess.Popen([sys.executable, "-m", "cluedo_lab.cli", "solve", str(path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    solver.stdout.close()
+    _, err = solver.communicate(timeout=120)
+    assert solver.returncode == 0 and b"Traceback" not in err
+
+
+def test_more_workers_than_cores_are_capped(monkeypatch, capsys):
+    import os
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert main(["simulate", "--edition", "cluedo-card-game-2018", "--bots", "random,random",
+                 "--games", "2", "--workers", "16"]) == 0
+    assert "using 2" in capsys.readouterr().err

@@ -243,7 +243,7 @@ def test_unknown_card_in_record_exits_2(capsys, tmp_path):
 def test_missing_file_exits_2(capsys, tmp_path):
     code, _, err = run(capsys, "solve", str(tmp_path / "nothing.json"))
     assert code == 2
-    assert "cannot read" in err
+    assert "cannot be read" in err
 
 
 def test_unknown_edition_exits_2(capsys, tmp_path):

@@ -117,7 +117,7 @@ def test_not_json():
 
 
 def test_load_missing_file(tmp_path):
-    with pytest.raises(RecordError, match="cannot read"):
+    with pytest.raises(RecordError, match="cannot be read"):
         Record.load(tmp_path / "missing.json")
 
 
@@ -843,3 +843,10 @@ def test_a_record_reprs_in_brackets_and_prints_as_a_story():
     assert lines[1].startswith("Seen by Ann, holding Rope, Hall")
     assert lines[2:] == [event.describe() for event in record.events]
     assert "Seen by everybody" in str(record.public())
+
+
+@pytest.mark.parametrize("value", ["yes", 1, False])
+def test_private_tip_all_is_true_or_left_out(feature_edition, value):
+    sleuth_fails(feature_edition, {"private_tip": {"category": "weapon", "all": value},
+                                   "by": "Ann", "to": "Bob", "cards": ["Knife"]},
+                 field="private_tip", says="'all' is true or left out")

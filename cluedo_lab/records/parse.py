@@ -247,11 +247,12 @@ class _Parser:
         for p in names:
             if not p["name"].strip():
                 raise self.fail("a player's name cannot be empty", "players")
-            if normalize(p["name"]) in (normalize(ENVELOPE), normalize(FACE_UP)) or \
-                    any(ord(c) < 32 for c in p["name"]):
+            if normalize(p["name"]) in (normalize(ENVELOPE), normalize(FACE_UP)):
                 raise self.fail(f"{p['name']!r} cannot be a player's name: 'envelope' and "
-                                "'face-up' are places, not player names, and a name is one "
-                                "line", "players")
+                                "'face-up' are places, not player names", "players")
+            if not p["name"].isprintable():
+                raise self.fail(f"{p['name']!r} cannot be a player's name: a name is one line "
+                                "of printable text", "players")
         if self.edition.id != "custom" and "fugitive" not in self.data:
             try:
                 self.edition.check_players(len(names))
@@ -564,7 +565,10 @@ class _Parser:
                 raise self.fail("the tip is secret: only its giver and receiver know the "
                                 "cards", "cards")
             return PrivateTip(self.at, raw, by, to, "", False, None, None, None, returned)
-        if isinstance(spec, Mapping) and spec.get("all"):
+        if isinstance(spec, Mapping) and "all" in spec:
+            if spec["all"] is not True:
+                raise self.fail(f"'all' is true or left out, not {spec['all']!r}",
+                                "private_tip")
             category = spec.get("category")
             if category not in [c.id for c in self.edition.categories] or set(spec) - {
                     "category", "all"}:
