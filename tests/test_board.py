@@ -1,7 +1,7 @@
 """Boards: the shipped files against the research facts, movement against hand counts, every
 way a board file can be wrong, and the SVG drawing.
 
-The expected values come from research/editions.md (d) (Grid A, the door and start tables, the
+The expected values come from docs/research/editions.md (d) (Grid A, the door and start tables, the
 square counts, the shortest-move table) and from routes counted by hand on that grid (noted at
 each test), never from the code under test.
 """
@@ -39,7 +39,7 @@ CLASSIC_ROOMS = ("kitchen", "ballroom", "conservatory", "dining-room", "billiard
                  "library", "lounge", "hall", "study")
 SUSPECTS = ("scarlett", "mustard", "white", "green", "peacock", "plum")
 
-# research/editions.md (d), Grid A: the room of every square, doors not marked.
+# docs/research/editions.md (d), Grid A: the room of every square, doors not marked.
 GRID_A = """\
 #########3####4#########
 KKKKKK#...BBBB...#CCCCCC
@@ -70,7 +70,7 @@ OOOOOO#1#HHHHHH#.#SSSSSS
 GRID_A_ROOMS = {"K": "kitchen", "B": "ballroom", "C": "conservatory", "D": "dining-room",
                 "I": "billiard-room", "L": "library", "O": "lounge", "H": "hall", "S": "study"}
 
-# research/editions.md (d), door table: room, door square, side it opens, corridor square.
+# docs/research/editions.md (d), door table: room, door square, side it opens, corridor square.
 DOOR_TABLE = {
     ("kitchen", (6, 4), "south", (7, 4)),
     ("ballroom", (5, 8), "west", (5, 7)),
@@ -91,15 +91,15 @@ DOOR_TABLE = {
     ("dining-room", (15, 6), "south", (16, 6)),
 }
 
-# research/editions.md (d), start square table.
+# docs/research/editions.md (d), start square table.
 START_TABLE = {"scarlett": (24, 7), "mustard": (17, 0), "white": (0, 9), "green": (0, 14),
                "peacock": (6, 23), "plum": (19, 23)}
 
-# research/editions.md (d), derived counts (door squares count as room squares).
+# docs/research/editions.md (d), derived counts (door squares count as room squares).
 SQUARE_COUNTS = {"kitchen": 35, "ballroom": 52, "conservatory": 28, "dining-room": 53,
                  "billiard-room": 30, "library": 31, "lounge": 41, "hall": 42, "study": 27}
 
-# research/editions.md (d), nearest rooms from each start (moves include the door step).
+# docs/research/editions.md (d), nearest rooms from each start (moves include the door step).
 NEAREST = {"scarlett": ({"lounge"}, 8), "mustard": ({"dining-room", "lounge"}, 8),
            "white": ({"ballroom"}, 8), "green": ({"ballroom"}, 8),
            "peacock": ({"conservatory"}, 7), "plum": ({"study"}, 8)}
