@@ -84,6 +84,8 @@ def test_unknown_kind_level_or_a_card_game_reach_are_refused_clearly():
         generate(E49, "who-holds", 9)
     with pytest.raises(PuzzleError, match="need a board"):
         generate("cluedo-card-game-2018", "reach", 1)
+    with pytest.raises(PuzzleError, match="up to level 2"):
+        generate(E49, "key-event", 3)
 
 
 def test_the_json_form_holds_what_the_issue_names(capsys):
@@ -125,3 +127,64 @@ def test_the_puzzle_book_command_writes_both_files(tmp_path, capsys):
     assert out.read_text(encoding="utf-8").count("class='puzzle'") == 2
     assert json.loads(nb.read_text(encoding="utf-8"))["nbformat"] == 4
     assert main(["puzzle-book", "--level", "0-9", "--out", str(out)]) == 2
+
+
+# -- every answer, by brute force over the deals of a small deck --------------------------
+
+SMALL = "cluedo-card-game-2018"     # 12 cards: every deal can be listed
+
+
+def oracle(puzzle):
+    import oracle as brute      # tests/oracle.py: shares nothing with the engine
+    return brute.brute_force(puzzle.record)
+
+
+@pytest.mark.parametrize("kind, level, seed", [
+    (kind, level, seed) for kind in ("who-holds", "envelope", "chance", "key-event")
+    for level in (1, 2, 3) for seed in (0, 1) if not (kind == "key-event" and level == 3)])
+def test_every_answer_on_a_small_deck_is_the_brute_force_answer(kind, level, seed):
+    puzzle = generate(SMALL, kind, level, seed=seed)
+    truth = oracle(puzzle)
+    answer = puzzle.answer
+    card, place = answer["card"], answer["place"]
+    if kind == "chance":
+        assert truth.probability(card, place) == answer["probability"]
+        assert puzzle.exercise.answer == answer["probability"]
+        return
+    # The fact holds in every deal that fits, and no other place of the card is possible.
+    assert truth.probability(card, place) == 1
+    if kind == "envelope":
+        category = puzzle.record and k_category(card)
+        rivals = [c.id for c in load_small().category(category).cards if c.id != card]
+        assert all(truth.probability(c, ENVELOPE) == 0 for c in rivals)
+    if kind == "key-event":
+        # That event alone (with the hand) proves the fact; no other event alone does.
+        import oracle as brute
+        events = puzzle.record["events"]
+        for number, event in enumerate(events, start=1):
+            alone = brute.brute_force({**puzzle.record, "events": [event]})
+            assert (alone.probability(card, place) == 1) == (number == answer["event"])
+        assert puzzle.solution[0].startswith(f"Only event {answer['event']} matters")
+
+
+def load_small():
+    from cluedo_lab import load_edition
+    return load_edition(SMALL)
+
+
+def k_category(card: str) -> str:
+    return load_small().card(card).category
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_small_contradiction_puzzle_has_no_deal_by_brute_force(seed):
+    puzzle = generate(SMALL, "contradiction", 2, seed=seed)
+    assert oracle(puzzle).count == 0
+    named = set(puzzle.answer["events"])
+    events = puzzle.record["events"]
+    # Drop any one of the named events and some deal fits again: the set is irreducible.
+    import oracle as brute
+    for drop in named:
+        rest = {**puzzle.record, "events": [e for i, e in enumerate(events, start=1)
+                                            if i != drop]}
+        assert brute.brute_force(rest).count > 0

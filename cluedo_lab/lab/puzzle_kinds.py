@@ -45,6 +45,11 @@ __all__ = ["generate", "make_book"]
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
 
+TOP_LEVEL = {"key-event": 2}
+"""The highest level a kind reaches, where a kind's proofs are short by nature."""
+TOP_LEVEL_WHY = {"key-event": "a fact that one event proves on its own (with your hand) "
+                              "takes a short proof; try who-holds for longer ones"}
+
 
 def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int = 0,
              players: int | None = None) -> Puzzle:
@@ -59,6 +64,9 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
         edition if isinstance(edition, Edition) else load_edition(edition)
     if kind == "reach" and ed.family != "board":
         raise PuzzleError(f"reach puzzles need a board: {ed.name} is a card game")
+    if level > TOP_LEVEL.get(kind, 5):
+        raise PuzzleError(f"{kind} puzzles go up to level {TOP_LEVEL[kind]}: "
+                          f"{TOP_LEVEL_WHY[kind]}")
     maker = _MAKERS[kind]
     for game, seat, rng in _games(edition, ed, seed, kind, level, players):
         puzzle = maker(game, seat, rng, level)
@@ -84,7 +92,8 @@ def make_book(levels: Sequence[int], count: int, seed: int = 0,
             kind = kinds[turn % len(kinds)]
             edition = editions[(turn // len(kinds) + turn) % len(editions)]
             turn += 1
-            if kind == "reach" and load_edition(edition).family != "board":
+            if kind == "reach" and load_edition(edition).family != "board" or \
+                    level > TOP_LEVEL.get(kind, 5):
                 continue
             try:
                 book.append(generate(edition, kind, level, rng.randrange(10 ** 6)))
@@ -274,6 +283,8 @@ def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
     proves = [e.position for e in record.events if k.entails(fact.card, fact.place, True, [e])]
     if len(proves) != 1 or k.entails(fact.card, fact.place, True, []):
         return None
+    if tuple(why.events) != (proves[0],):
+        return None     # the worked solution would rest on other events than the answer
     options = tuple(f"event {e.position}" for e in record.events)
     text = fact.text(ed)
     question = f"You are sure that {text}. Which single event proves it (with your hand)?"
