@@ -6,6 +6,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from oracle import brute_force
 
 from cluedo_lab import Knowledge
 from cluedo_lab.cli import main
@@ -135,8 +136,7 @@ SMALL = "cluedo-card-game-2018"     # 12 cards: every deal can be listed
 
 
 def oracle(puzzle):
-    import oracle as brute      # tests/oracle.py: shares nothing with the engine
-    return brute.brute_force(puzzle.record)
+    return brute_force(puzzle.record)
 
 
 @pytest.mark.parametrize("kind, level, seed", [
@@ -159,10 +159,9 @@ def test_every_answer_on_a_small_deck_is_the_brute_force_answer(kind, level, see
         assert all(truth.probability(c, ENVELOPE) == 0 for c in rivals)
     if kind == "key-event":
         # That event alone (with the hand) proves the fact; no other event alone does.
-        import oracle as brute
         events = puzzle.record["events"]
         for number, event in enumerate(events, start=1):
-            alone = brute.brute_force({**puzzle.record, "events": [event]})
+            alone = brute_force({**puzzle.record, "events": [event]})
             assert (alone.probability(card, place) == 1) == (number == answer["event"])
         assert puzzle.solution[0].startswith(f"Only event {answer['event']} matters")
 
@@ -183,8 +182,7 @@ def test_a_small_contradiction_puzzle_has_no_deal_by_brute_force(seed):
     named = set(puzzle.answer["events"])
     events = puzzle.record["events"]
     # Drop any one of the named events and some deal fits again: the set is irreducible.
-    import oracle as brute
     for drop in named:
         rest = {**puzzle.record, "events": [e for i, e in enumerate(events, start=1)
                                             if i != drop]}
-        assert brute.brute_force(rest).count > 0
+        assert brute_force(rest).count > 0
