@@ -11,6 +11,7 @@ edition, kind, level and seed give the same puzzle.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -45,10 +46,20 @@ __all__ = ["generate", "make_book"]
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
 
-TOP_LEVEL = {"key-event": 2}
-"""The highest level a kind reaches, where a kind's proofs are short by nature."""
-TOP_LEVEL_WHY = {"key-event": "a fact that one event proves on its own (with your hand) "
-                              "takes a short proof; try who-holds for longer ones"}
+LEVEL_RANGE = {"key-event": (1, 2), "envelope": (2, 5)}
+"""The levels a kind reaches, where its proofs are short or long by nature."""
+LEVEL_RANGE_WHY = {
+    "key-event": "a fact that one event proves on its own (with your hand) takes a short "
+                 "proof; try who-holds for longer ones",
+    "envelope": "the shortest proof that a card is in the envelope takes three steps (nobody "
+                "could show it, you do not hold it, so it is in the envelope); try who-holds "
+                "for level 1",
+}
+
+
+def _in_range(kind: str, level: int) -> bool:
+    low, high = LEVEL_RANGE.get(kind, (1, 5))
+    return low <= level <= high
 
 
 def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int = 0,
@@ -64,9 +75,9 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
         edition if isinstance(edition, Edition) else load_edition(edition)
     if kind == "reach" and ed.family != "board":
         raise PuzzleError(f"reach puzzles need a board: {ed.name} is a card game")
-    if level > TOP_LEVEL.get(kind, 5):
-        raise PuzzleError(f"{kind} puzzles go up to level {TOP_LEVEL[kind]}: "
-                          f"{TOP_LEVEL_WHY[kind]}")
+    if not _in_range(kind, level):
+        low, high = LEVEL_RANGE[kind]
+        raise PuzzleError(f"{kind} puzzles have levels {low}-{high}: {LEVEL_RANGE_WHY[kind]}")
     maker = _MAKERS[kind]
     for game, seat, rng in _games(edition, ed, seed, kind, level, players):
         puzzle = maker(game, seat, rng, level)
@@ -93,7 +104,7 @@ def make_book(levels: Sequence[int], count: int, seed: int = 0,
             edition = editions[(turn // len(kinds) + turn) % len(editions)]
             turn += 1
             if kind == "reach" and load_edition(edition).family != "board" or \
-                    level > TOP_LEVEL.get(kind, 5):
+                    not _in_range(kind, level):
                 continue
             try:
                 book.append(generate(edition, kind, level, rng.randrange(10 ** 6)))
@@ -123,8 +134,11 @@ def _games(edition: str | Edition | Variant, ed: Edition, seed: int, kind: str, 
 
 
 def _base(game: Game, seat: int) -> dict[str, Any]:
+    """The seat's record of the game up to its winning accusation: a puzzle is set while the
+    case is still open, and the winner's cards would give the envelope away."""
     data = game.record_for(seat)
     data["edition"] = spec_of(game.edition) or game.edition.id
+    data["events"] = [e for e in data["events"] if not (e.get("accuse") and e.get("correct"))]
     return data
 
 
@@ -134,6 +148,15 @@ def _with(base: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[
 
 def _knowledge(data: Mapping[str, Any]) -> Knowledge:
     return Knowledge(Record.from_dict(data))
+
+
+def _consistent(data: Mapping[str, Any]) -> bool:
+    """Does some deal fit the record?"""
+    try:
+        _knowledge(data)
+        return True
+    except Contradiction:
+        return False
 
 
 def _setup_text(record: Record) -> list[str]:
@@ -324,15 +347,11 @@ def _contradiction(game: Game, seat: int, rng: random.Random, level: int) -> Puz
             conflict = tuple(error.conflict)
         if where + 1 not in conflict:
             continue
-        # Unique: leaving out any one event of the conflict (and only those) removes it.
-        resolves = []
-        for i in range(len(events)):
-            try:
-                _knowledge(_with(base, events[:i] + events[i + 1:]))
-                resolves.append(i + 1)
-            except Contradiction:
-                pass
-        if tuple(resolves) != conflict:
+        # Unique: leaving out any one event of the conflict removes the contradiction (an
+        # event outside it never does: the conflict would remain), so no other set of
+        # events contradicts on its own.
+        if not all(_consistent(_with(base, events[:position - 1] + events[position:]))
+                   for position in conflict):
             continue
         honest = _knowledge(_with(base, events[:where] + events[where + 1:]))
         why = explain(honest, fact.card, fact.place)
@@ -349,13 +368,12 @@ def _contradiction(game: Game, seat: int, rng: random.Random, level: int) -> Puz
         labels = tuple(f"event {i}" for i in conflict)
         question = ("These events cannot all be true. Which events contradict each other "
                     "(the smallest set)?")
-        renumber = {p: p if p < where + 1 else p + 1 for p in why.events}
+        # The proof was found in the record without the made-up event: number its events as
+        # the learner reads them, in the whole record.
         lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
                  f"yet the other events prove that {fact.text(ed)}. The proof, without "
-                 f"event {where + 1}:"] + solution_lines(why, ed)[1:]
-        if any(a != b for a, b in renumber.items()):
-            lines.append("(Event numbers in the proof count the record without event "
-                         f"{where + 1}.)")
+                 f"event {where + 1}:"] + [_renumbered(line, where + 1)
+                                           for line in solution_lines(why, ed)[1:]]
         answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
         hints = (f"Find the card that {fact.place} must hold; then look for an event that "
                  "denies it.", *fact_hints(why, record.observer)[1:])
@@ -363,6 +381,19 @@ def _contradiction(game: Game, seat: int, rng: random.Random, level: int) -> Puz
         return Puzzle("contradiction", level, ed.id, 0, question, data, answer, lines,
                       features, exercise, _setup_text(record), _event_texts(record))
     return None
+
+
+_EVENT_NUMBERS = re.compile(r"\b([Ee]vents? )(\d+(?:(?:, | and )\d+)*)")
+
+
+def _renumbered(line: str, skipped: int) -> str:
+    """``line`` with the event numbers of a record that lacks event ``skipped`` turned into
+    the numbers of the whole record (every later event moves up by one)."""
+    def whole(match: re.Match[str]) -> str:
+        numbers = re.sub(r"\d+", lambda n: str(int(n[0]) + (int(n[0]) >= skipped)),
+                         match[2])
+        return match[1] + numbers
+    return _EVENT_NUMBERS.sub(whole, line)
 
 
 def _false_pass(k: Knowledge, fact: Fact, rng: random.Random) -> dict[str, Any] | None:
