@@ -323,7 +323,7 @@ class Exercise:
     def from_dict(cls, data: Mapping[str, Any]) -> Exercise:
         form = data["form"]
         answer = data["answer"]
-        traps: dict[object, str] = dict(data.get("traps", {}))
+        traps: dict[Any, str] = dict(data.get("traps", {}))
         if form == "number":
             answer = Fraction(answer)
             traps = {Fraction(k): v for k, v in traps.items()}
@@ -365,8 +365,9 @@ def where_is(knowledge: Knowledge, card: str, prompt: str = "") -> Exercise:
         raise ValueError(f"where {name} lies is not certain yet, so it makes no exercise")
     hints, solution = _explained(knowledge, card, places[0])
     options = tuple(_place_name(p) for p in knowledge.places)
-    traps = {o: f"Not {o}: the record rules {o} out for {name}. Which events name {name}, "
-             "and who could not have it?" for o in options if o != _place_name(places[0])}
+    traps: dict[object, str] = {
+        o: f"Not {o}: the record rules {o} out for {name}. Which events name {name}, and who "
+        "could not have it?" for o in options if o != _place_name(places[0])}
     return Exercise(prompt or f"Where must {name} be?", "pick", _place_name(places[0]),
                     options=options, hints=hints, solution=solution, traps=traps)
 
@@ -407,8 +408,9 @@ def which_rule(knowledge: Knowledge, step: Step, prompt: str = "") -> Exercise:
     events = ", ".join(map(str, step.events))
     prompt = prompt or (f"Which rule concludes that {step.fact.text(edition)}, from: {uses}"
                         f"{f' (and events {events})' if events else ''}?")
-    traps = {name: f"Not {name}: that rule {RULE_NEEDS[rule]}. Look again at what this step "
-             "uses." for rule, name in RULES.items() if rule in RULE_NEEDS}
+    traps: dict[object, str] = {
+        name: f"Not {name}: that rule {RULE_NEEDS[rule]}. Look again at what this step uses."
+        for rule, name in RULES.items() if rule in RULE_NEEDS}
     hints = (f"It uses {len(step.premises)} earlier fact{'s' if len(step.premises) != 1 else ''}"
              f"{f' and events {events}' if events else ' and no event'}.",
              "Ask what the rule counts: places of one card, cards of one hand, or cards of one "
@@ -478,4 +480,4 @@ def chance(knowledge: Knowledge, card: str, place: str, prompt: str = "",
                         "Which places could the card still be in?",
                         "Count the deals that fit in which it is there, over all the deals "
                         "that fit."),
-                    traps=dict(traps or {}))
+                    traps={k: v for k, v in (traps or {}).items()})
