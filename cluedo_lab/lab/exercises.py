@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..knowledge.engine import Knowledge
 
 __all__ = ["Exercise", "Feedback", "parse_number", "percent", "where_is", "which_cards",
-           "which_rule", "proof_order", "chance", "RULE_NAMES"]
+           "which_rule", "proof_order", "chance", "deduction_hints", "RULE_NAMES"]
 
 FORMS = ("pick", "pick-many", "number", "count", "order")
 
@@ -349,8 +349,9 @@ def _place_name(place: str) -> str:
     return "the envelope" if place == ENVELOPE else place
 
 
-def _explained(knowledge: Knowledge, card: str, place: str) -> tuple[tuple[str, ...], str]:
-    """Graded hints and a worked solution for one certain cell, from the explanation engine."""
+def deduction_hints(knowledge: Knowledge, card: str, place: str) -> tuple[tuple[str, ...], str]:
+    """Graded hints (the events, the rules, the first step) and a worked solution for one
+    certain cell, from the explanation engine: for exercises a lesson writes itself."""
     from .puzzles import fact_hints, solution_lines  # same layer; puzzles imports this module
 
     why = knowledge.explain(card, place)
@@ -363,7 +364,7 @@ def where_is(knowledge: Knowledge, card: str, prompt: str = "") -> Exercise:
     places = [p for p in knowledge.places if knowledge.status(card, p)]
     if not places:
         raise ValueError(f"where {name} lies is not certain yet, so it makes no exercise")
-    hints, solution = _explained(knowledge, card, places[0])
+    hints, solution = deduction_hints(knowledge, card, places[0])
     options = tuple(_place_name(p) for p in knowledge.places)
     traps: dict[object, str] = {
         o: f"Not {o}: the record rules {o} out for {name}. Which events name {name}, and who "
@@ -386,13 +387,15 @@ def which_cards(knowledge: Knowledge, place: str, *, certain: bool = True,
     solution = ""
     if example is not None:
         fact_card = next(c for c in cards if c.name == example)
-        hints, solution = _explained(knowledge, fact_card.id, place)
+        hints, solution = deduction_hints(knowledge, fact_card.id, place)
         verb = "holds" if certain else "cannot hold"
         hints = (f"Start with one card: why {_place_name(place)} {verb} {example}.", *hints)
         solution = f"For example, {example}:\n{solution}"
-    what = "must" if certain else "could still"
-    default = (f"Which cards {what} be in the envelope?" if place == ENVELOPE else
-               f"Which cards {what} {place} hold?")
+    if place == ENVELOPE:
+        default = f"Which cards {'must' if certain else 'could still'} be in the envelope?"
+    else:
+        default = (f"Which cards must {place} hold?" if certain else
+                   f"Which cards could {place} still hold?")
     return Exercise(prompt or default, "pick-many",
                     answer, options=tuple(status), hints=hints, solution=solution)
 
@@ -405,14 +408,14 @@ def which_rule(knowledge: Knowledge, step: Step, prompt: str = "") -> Exercise:
         raise ValueError("only a step that concludes a fact by a named rule makes a "
                          "\"which rule?\" exercise")
     uses = "; ".join(p.text(edition) for p in step.premises) or "the events alone"
-    events = ", ".join(map(str, step.events))
+    events = ("event " if len(step.events) == 1 else "events ") + ", ".join(map(str, step.events))
     prompt = prompt or (f"Which rule concludes that {step.fact.text(edition)}, from: {uses}"
-                        f"{f' (and events {events})' if events else ''}?")
+                        f"{f' (and {events})' if step.events else ''}?")
     traps: dict[object, str] = {
         name: f"Not {name}: that rule {RULE_NEEDS[rule]}. Look again at what this step uses."
         for rule, name in RULES.items() if rule in RULE_NEEDS}
     hints = (f"It uses {len(step.premises)} earlier fact{'s' if len(step.premises) != 1 else ''}"
-             f"{f' and events {events}' if events else ' and no event'}.",
+             f"{f' and {events}' if step.events else ' and no event'}.",
              "Ask what the rule counts: places of one card, cards of one hand, or cards of one "
              "question?")
     return Exercise(prompt, "pick", step.rule_name, options=RULE_NAMES, hints=hints,
@@ -459,7 +462,7 @@ def proof_order(knowledge: Knowledge, card: str, place: str, *, seed: int = 0,
     while len(shuffled) > 1 and shuffled == list(answer):
         rng.shuffle(shuffled)
     fact = why.fact.text(edition)
-    hints, solution = _explained(knowledge, card, place)
+    hints, solution = deduction_hints(knowledge, card, place)
     rules = [s for s in answer if s.startswith("(")]
     hints = ("The facts the events state come first: nothing comes before them.",
              f"The last step is the one that concludes {fact}.",
