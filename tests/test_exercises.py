@@ -186,3 +186,10 @@ def test_widget_drives_every_form():
     count._input.value = "3"
     box.children[2].children[0].click()
     assert count.solved and "Right" in count._message.value
+
+
+def test_a_whole_number_typed_as_a_chance_is_exact():
+    ex = Exercise("Chance?", "number", Fraction(3, 5))
+    assert not ex.check("1").correct and not ex.check("0").correct
+    assert Exercise("Chance?", "number", Fraction(0)).check("0").correct
+    assert ex.check("60%").correct and ex.check("0.6").correct

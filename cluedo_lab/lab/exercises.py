@@ -82,7 +82,8 @@ _WHOLE = re.compile(r"^\s*([+-]?\d+)\s*$")
 def parse_number(text: str) -> tuple[Fraction, Fraction]:
     """A typed chance as ``(value, tolerance)``: "1/3" and "1 in 3" are exact (tolerance 0);
     "33.3%" and "0.333" stand for anything that rounds to them (half a unit of the last
-    digit typed), so a learner who rounds correctly is not marked wrong."""
+    digit typed), so a learner who rounds correctly is not marked wrong; a whole "0" or "1" is
+    exact."""
     ratio = _RATIO.match(text)
     if ratio:
         num, den = int(ratio.group(1)), int(ratio.group(2))
@@ -95,7 +96,9 @@ def parse_number(text: str) -> tuple[Fraction, Fraction]:
                          "(33.3%) or a decimal (0.333)")
     digits = len(match.group(2) or match.group(3) or "")
     value = Fraction(match.group(1))
-    tolerance = Fraction(1, 2 * 10 ** digits)
+    whole = "." not in match.group(1)
+    # "0" and "1" are exact chances; "40%" and "0.4" stand for what rounds to them
+    tolerance = Fraction(0) if whole and not match.group(4) else Fraction(1, 2 * 10 ** digits)
     if match.group(4):
         value, tolerance = value / 100, tolerance / 100
     return value, tolerance
