@@ -193,3 +193,47 @@ def test_a_whole_number_typed_as_a_chance_is_exact():
     assert not ex.check("1").correct and not ex.check("0").correct
     assert Exercise("Chance?", "number", Fraction(0)).check("0").correct
     assert ex.check("60%").correct and ex.check("0.6").correct
+
+
+# -- the lessons' exercises ---------------------------------------------------------------------
+
+def _lessons():
+    import json
+
+    from cluedo_lab.lab.lessons import lesson_paths
+    from cluedo_lab.rules.data import lessons_dir
+
+    return {path.name: json.loads((lessons_dir() / path).read_text(encoding="utf-8"))
+            for path in lesson_paths() if path.name[:1] in "0123" and len(path.parts) == 1}
+
+
+def _text(cell):
+    return "".join(cell["source"])
+
+
+def test_every_lesson_ends_with_tagged_exercises_checked_by_the_kit():
+    from cluedo_lab.lab.lessons import student_copy
+
+    lessons = _lessons()
+    assert len(lessons) >= 16
+    total = 0
+    for name, notebook in lessons.items():
+        cells = notebook["cells"]
+        tags = [c["metadata"].get("tags", []) for c in cells]
+        widgets = [c for c, t in zip(cells, tags, strict=True)
+                   if "exercise" in t and "ExerciseWidget(" in _text(c)]
+        assert len(widgets) >= 3, name
+        total += len(widgets)
+        assert not any("my_answer" in _text(c) for c in cells), name
+        # the worked answers the teacher's copy stores all pass the check
+        for cell, t in zip(cells, tags, strict=True):
+            if "solution" in t and ".check(" in _text(cell):
+                shown = "".join("".join(o.get("text", "")) +
+                                "".join(o.get("data", {}).get("text/plain", ""))
+                                for o in cell["outputs"])
+                assert "✓" in shown and "✗" not in shown, (name, _text(cell))
+        student = student_copy(notebook)
+        assert not any("solution" in c["metadata"].get("tags", []) for c in student["cells"])
+        assert all(c["outputs"] == [] for c in student["cells"]
+                   if "exercise" in c["metadata"].get("tags", []))
+    assert total >= 30
