@@ -54,9 +54,10 @@ RULE_NEEDS = {
 """What each rule needs before it applies: the message for choosing the wrong rule."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Feedback:
-    """The verdict on one response, and a sentence for the learner."""
+    """The verdict on one response, and a sentence for the learner. Its repr is the sentence
+    with ✓ or ✗, so ``exercise.check(answer)`` in a notebook shows what the widget would."""
 
     correct: bool
     message: str
@@ -64,9 +65,7 @@ class Feedback:
     def __str__(self) -> str:
         return ("✓ " if self.correct else "✗ ") + self.message
 
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        # In a notebook, ``exercise.check(answer)`` shows the sentence, not the dataclass.
-        printer.text(str(self))
+    __repr__ = __str__
 
 
 def percent(p: Fraction, places: int = 1) -> str:
