@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from ..knowledge.engine import Knowledge
 
 __all__ = ["Exercise", "Feedback", "parse_number", "percent", "where_is", "which_cards",
-           "which_rule", "proof_order", "chance", "deduction_hints", "RULE_NAMES"]
+           "which_rule", "proof_order", "chance", "deduction_hints", "option_labels",
+           "RULE_NAMES"]
 
 FORMS = ("pick", "pick-many", "number", "count", "order")
 
