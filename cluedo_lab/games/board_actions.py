@@ -63,5 +63,6 @@ def moves(seat: int, reachable: tuple[tuple[str, ...], tuple[Square, ...]]
         if len(_MOVE_LISTS) > 20_000:
             _MOVE_LISTS.clear()
         rooms, squares = reachable
-        found = _MOVE_LISTS[key] = tuple(_move(seat, to) for to in (*rooms, *squares))
+        found = _MOVE_LISTS[key] = (*(_move(seat, room) for room in rooms),
+                                    *(_move(seat, square) for square in squares))
     return found

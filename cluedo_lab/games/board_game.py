@@ -303,11 +303,11 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
     def _legal(self) -> list[Action]:
         if self._over:
             return []
-        seat = self.current
+        seat = self._acting
         phase = self.phase
         if phase == "refute":
-            out = [make("show", seat, card=c) for c in self.pending["options"]]
-            return out + ([make("pass", seat)] if self.allow_false_witness else [])
+            shows = [make("show", seat, card=c) for c in self._asking["options"]]
+            return shows + ([make("pass", seat)] if self.allow_false_witness else [])
         if phase == "clue-show":
             kind = "reveal" if self.tasks[0]["public"] else "show"
             return [make(kind, seat, card=c) for c in self._sorted(self.hands[seat])]
@@ -449,7 +449,7 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
             lines.append("Game over: " + ("nobody won" if self._winner is None
                                           else f"{self.names[self._winner]} won"))
         else:
-            lines.append(f"Turn {self.turn_number}: {self.names[self.current]} to act "
+            lines.append(f"Turn {self.turn_number}: {self.names[self._acting]} to act "
                          f"({self.phase})")
         return "\n".join(lines)
 
@@ -461,10 +461,12 @@ def _plain(value: Any) -> Any:
 def _choice(value: Any, allowed: Sequence[str], option: str) -> str:
     if value not in allowed:
         raise ValueError(f"option {option}: expected one of {list(allowed)}, got {value!r}")
-    return value
+    chosen: str = value
+    return chosen
 
 
 def _flag(value: Any, option: str) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"option {option}: expected true or false, got {value!r}")
-    return value
+    flag: bool = value
+    return flag

@@ -231,14 +231,6 @@ class BoardState(Game):
             raise AssertionError("no suggestion is being answered")
         return self.pending
 
-    @property
-    def _acting(self) -> int:
-        """The seat that must act (only asked for while the game goes on)."""
-        seat = self.current
-        if seat is None:
-            raise AssertionError("the game is over: nobody acts")
-        return seat
-
     def active(self, seat: int) -> bool:
         """Does this seat still take turns (no wrong accusation, not a proven false witness)?"""
         return not (self.accused[seat] or self.false_witnesses[seat])

@@ -33,10 +33,10 @@ class BoardRefusals(BoardState):
         return reason or super().why_illegal(action)
 
     def _not_your_move(self, seat: int, who: str) -> str:
-        current = self.names[self.current]
+        current = self.names[self._acting]
         if self.phase == "refute":
             return (f"{current} must choose which card to show "
-                    f"{self.names[self.pending['by']]}, not {who}")
+                    f"{self.names[self._asking['by']]}, not {who}")
         if self.phase == "clue-show":
             return f"{current} must choose a card for the Clue card, not {who}"
         if self.gone(seat):
@@ -72,7 +72,7 @@ class BoardRefusals(BoardState):
             return None
         if kind in ("passage", "stay") and room is None:
             return f"{who} is not in a room"
-        if kind == "passage":
+        if kind == "passage" and room is not None:
             exits = self.board.passage_from(room)
             if not exits:
                 return f"the {here} has no secret passage"
@@ -165,7 +165,7 @@ class BoardRefusals(BoardState):
     def _why_show(self, action: Action, who: str) -> str | None:
         card = action.get("card")
         if self.phase == "refute":
-            p = self.pending
+            p = self._asking
             if action.kind == "reveal":
                 return f"{who} shows the card to {self.names[p['by']]} only: use show"
             if action.kind == "pass":
