@@ -24,7 +24,7 @@ from typing import Literal, NotRequired, TypedDict
 from ..rules.board import Board, Node, Square, walk_of
 from ..rules.clue_cards import ClueCard, load_clue_deck
 from ..rules.dice import Dice
-from .game import Action, Game
+from .game import Action, Game, required
 
 __all__ = ["BoardState", "Pending", "ClueTask", "Phase"]
 
@@ -227,9 +227,7 @@ class BoardState(Game):
     @property
     def _asking(self) -> Pending:
         """The suggestion being answered (only asked for while there is one)."""
-        if self.pending is None:
-            raise AssertionError("no suggestion is being answered")
-        return self.pending
+        return required(self.pending, "suggestion being answered")
 
     def active(self, seat: int) -> bool:
         """Does this seat still take turns (no wrong accusation, not a proven false witness)?"""

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 from ..rules.deal import Deal, deal
 from ..rules.edition import ActionCardKind, Category, normalize
 from .card_game import CardFixed, CardGame
-from .game import Action
+from .game import Action, required
 
 __all__ = ["CardGame2002"]
 
@@ -216,16 +216,11 @@ class CardGame2002(CardGame):
     @property
     def _waiting(self) -> Waiting:
         """The card being chosen (only asked for while one is)."""
-        if self.waiting is None:
-            raise AssertionError("nobody is choosing a card to show")
-        return self.waiting
+        return required(self.waiting, "card being chosen to show")
 
     def _marker(self, seat: int) -> str:
         """A detective's destination marker (the fugitive holds none)."""
-        marker = self.markers[seat]
-        if marker is None:
-            raise AssertionError(f"seat {seat} is the fugitive: no destination marker")
-        return marker
+        return required(self.markers[seat], f"destination marker for seat {seat}")
 
     def _start_turn(self, seat: int) -> None:
         self.turn = seat

@@ -7,7 +7,7 @@ import itertools
 from typing import ClassVar, Literal, NotRequired, TypedDict
 
 from .card_game import CardGame
-from .game import Action
+from .game import Action, required
 
 __all__ = ["CardGame2018"]
 
@@ -87,9 +87,7 @@ class CardGame2018(CardGame):
     @property
     def _asking(self) -> Asking:
         """The question being answered (only asked for while there is one)."""
-        if self.asking is None:
-            raise AssertionError("no question is being answered")
-        return self.asking
+        return required(self.asking, "question being answered")
 
     def _questions(self, seat: int) -> tuple[Action, ...]:
         """Any ``question.items`` cards, or one of each category when the question's form

@@ -24,13 +24,22 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..records import Record
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import IllegalAction
+
+_T = TypeVar("_T")
+
+
+def required(value: _T | None, what: str) -> _T:
+    """``value``, which the rules say is there now (``what`` names it when it is not: a bug)."""
+    if value is None:
+        raise AssertionError(f"no {what} now")
+    return value
 
 
 @dataclass(frozen=True)
@@ -177,10 +186,7 @@ class Game(ABC):
     @property
     def _acting(self) -> int:
         """The seat that must act (only asked for while the game goes on)."""
-        seat = self.current
-        if seat is None:
-            raise AssertionError("the game is over: nobody acts")
-        return seat
+        return required(self.current, "seat to act: the game is over")
 
     @property
     def winner(self) -> int | None:
