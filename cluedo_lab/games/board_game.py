@@ -1,7 +1,7 @@
 """The three board games, playable: Cluedo (1949), Clue (2014 mansion) and Clue (2023).
 
-A :class:`BoardGame` is the shared game API (:mod:`cluedo_lab.game`) on a board from
-:mod:`cluedo_lab.board`: a seeded deal plus a list of actions, ``legal_actions()`` /
+A :class:`BoardGame` is the shared game API (:mod:`cluedo_lab.games.game`) on a board from
+:mod:`cluedo_lab.rules.board`: a seeded deal plus a list of actions, ``legal_actions()`` /
 ``apply()``, every event written to each seat's record exactly as that seat learned it. Rules
 come from the edition file (dice, board, who starts, ``question.reenter_to_repeat``,
 ``deal.face_down_places``); no card name is written here.
@@ -11,7 +11,7 @@ A turn, as actions (card arguments are card ids; names and aliases are accepted)
 1. ``roll`` (the game rolls its seeded dice), or ``passage(to=room)`` from a room with a secret
    passage, or ``stay`` in the room you are in. With ``turns.roll = "first"`` (2023) everybody
    rolls, and staying or the passage come after the roll. A 2023 roll showing the magnifying
-   glass draws one Clue card (:mod:`cluedo_lab.clue_cards`), resolved at once:
+   glass draws one Clue card (:mod:`cluedo_lab.rules.clue_cards`), resolved at once:
    ``clue(player=name)`` when the drawer picks a player, ``show(card)`` / ``reveal(card)`` by
    whoever must show one.
 2. ``move(to=room)`` or ``move(to=[row, col])``: any room or corridor square the roll reaches
@@ -64,7 +64,7 @@ Choices made where the rule books are silent or differ (each has a test):
   ``check(player, card)`` on their turn: the card is revealed to everyone and the liar takes no
   more turns but still shows cards (1949 5(k), 2014 "False witness").
 
-Rules read from the edition, so that variants (:func:`cluedo_lab.variant.variant`) play on a
+Rules read from the edition, so that variants (:func:`cluedo_lab.rules.variant.variant`) play on a
 board too (the published editions use neither):
 
 - ``question.answer = "every-who-can"``: the asking does not stop at the first player who

@@ -1,9 +1,9 @@
 """What the two card games share: Cluedo Card Game (Hasbro 2018, :mod:`.card_2018`) and
 Cluedo The Card Game (Winning Moves 2002, standard and one-against-all, :mod:`.card_2002`).
 
-Both follow the shared game API (:mod:`cluedo_lab.game`): a seeded deal plus a list of actions,
-``legal_actions()`` / ``apply()``, every event written to each seat's record exactly as that
-seat learned it. Decks, features and the action deck are read from the edition files.
+Both follow the shared game API (:mod:`cluedo_lab.games.game`): a seeded deal plus a list of
+actions, ``legal_actions()`` / ``apply()``, every event written to each seat's record exactly
+as that seat learned it. Decks, features and the action deck are read from the edition files.
 
 Actions (card arguments are card ids; names and aliases are accepted and converted):
 
@@ -47,7 +47,7 @@ Choices made where the rule books are silent (each has a test):
 
 Each of these choices is also an ``[[assumptions]]`` entry of the edition file.
 
-Rules read from the edition, so that variants (:mod:`cluedo_lab.variant`) play too:
+Rules read from the edition, so that variants (:mod:`cluedo_lab.rules.variant`) play too:
 
 - ``question.answer = "every-who-can"``: every player holding a named card shows one to the
   asker, in asking order, each choosing when they hold several; one record event lists them all
