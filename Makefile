@@ -53,11 +53,12 @@ notebooks: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
-## make lint: ruff, the layer contracts (pyproject.toml) and mypy --strict on rules, records and knowledge.
+## make lint: ruff, the layer contracts (pyproject.toml) and mypy --strict on rules, records,
+## knowledge and games.
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check cluedo_lab tests benchmarks
 	$(BIN)/lint-imports
-	$(BIN)/mypy cluedo_lab/rules cluedo_lab/records cluedo_lab/knowledge
+	$(BIN)/mypy cluedo_lab/rules cluedo_lab/records cluedo_lab/knowledge cluedo_lab/games
 
 ## make wheel-check: build the wheel, install it in a fresh venv and run it from elsewhere.
 wheel-check: $(BIN)/python

@@ -26,7 +26,7 @@ from ..rules.dice import Dice
 from .notes import CardNotes
 
 __all__ = ["suggestion_worth", "best_suggestion", "room_worth", "expected_turns",
-           "start_turn", "move_piece", "clue_target", "find_action", "has_action"]
+           "start_turn", "move_piece", "clue_target", "find_action", "has_action", "accusation_of"]
 
 
 def suggestion_worth(game: BoardGame, seat: int, notes: CardNotes,
@@ -154,6 +154,15 @@ def find_action(legal: Sequence[Action], kind: str, **want: Any) -> Action:
         if action.kind == kind and all(action.get(k) == v for k, v in want.items()):
             return action
     raise RuntimeError(f"no legal {kind} with {want}")  # pragma: no cover
+
+
+def accusation_of(legal: Sequence[Action], cards: Sequence[str]) -> Action:
+    """The legal accusation naming exactly ``cards`` (in any order)."""
+    want = set(cards)
+    for action in legal:
+        if action.kind == "accuse" and set(action["cards"]) == want:
+            return action
+    raise RuntimeError(f"no legal accusation of {sorted(want)}")  # pragma: no cover
 
 
 def _walk_worth(game: BoardGame, worth: Mapping[str, float], start: Node) -> float:

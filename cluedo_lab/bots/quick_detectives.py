@@ -24,8 +24,9 @@ from ..rules.errors import Contradiction
 from . import board_moves
 from .action_cards import action_card_play, likeliest_suggestion, ranked
 from .board_moves import find_action
+from .board_turn import board_turn
 from .notes import CardNotes, exact_notes, paper_notes
-from .showing import card_to_show_in_card_game, card_to_show_on_board
+from .showing import card_to_show_in_card_game
 
 __all__ = ["BoardDetective", "CardDetective", "QuickDetective"]
 
@@ -88,36 +89,26 @@ class BoardDetective:
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        kinds = {a.kind for a in legal}
-        if kinds & {"show", "reveal"}:
-            return card_to_show_on_board(
-                game, seat, [a for a in legal if a.kind in ("show", "reveal")], self.rng)
+        return board_turn(
+            game, seat, legal, self.rng,
+            notes=lambda: self.notes(game, seat),
+            accusation=lambda: self._accusation(game, seat),
+            suggestion=lambda room, asks: self._suggestion(game, seat, room, asks),
+            worth=lambda: self.room_worth(game, seat, self.notes(game, seat)))
+
+    def _accusation(self, game: BoardGame, seat: int) -> tuple[str, ...] | None:
+        """The proven solution; after ``patience`` rounds, the likeliest guess."""
         notes = self.notes(game, seat)
-        if "clue" in kinds:
-            return board_moves.clue_target(game, notes, [a for a in legal if a.kind == "clue"],
-                                           self.rng)
-        if "check" in kinds:
-            return next(a for a in legal if a.kind == "check")
-        if "accuse" in kinds:
-            guess = notes.solution
-            if guess is None and game.turn_number > self.patience * len(game.names):
-                guess = self._best_guess(game, notes)
-            if guess is not None:
-                return find_action(legal, "accuse", cards=tuple(guess))
-        if "suggest" in kinds:
-            room = game.room_of(seat)
-            assert room is not None   # a suggestion is made in a room
-            named = board_moves.best_suggestion(game, seat, notes, room, self.rng)[1]
-            return find_action(legal, "suggest", cards=named)
-        if kinds & {"roll", "stay", "passage"}:
-            return board_moves.start_turn(game, seat, self.room_worth(game, seat, notes),
-                                          legal, self.rng)
-        if "move" in kinds:
-            return board_moves.move_piece(game, self.room_worth(game, seat, notes), legal,
-                                          self.rng)
-        if "end" in kinds:
-            return find_action(legal, "end")
-        return self.rng.choice(legal)  # pragma: no cover - every phase is handled above
+        guess = notes.solution
+        if guess is None and game.turn_number > self.patience * len(game.names):
+            guess = self._best_guess(game, notes)
+        return guess
+
+    def _suggestion(self, game: BoardGame, seat: int, room: str, asks: list[Action]) -> Action:
+        """The suspect and weapon that teach most in ``room``."""
+        notes = self.notes(game, seat)
+        named = board_moves.best_suggestion(game, seat, notes, room, self.rng)[1]
+        return find_action(asks, "suggest", cards=named)
 
     def _best_guess(self, game: BoardGame, notes: CardNotes) -> tuple[str, ...]:
         picks = [max(ids, key=lambda c: (notes.envelope[c], self.rng.random()))

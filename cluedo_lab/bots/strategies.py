@@ -70,9 +70,10 @@ from ..knowledge.engine import Knowledge
 from ..rules.errors import Contradiction
 from . import board_moves
 from .action_cards import CardOdds, action_card_play
-from .board_moves import clue_target, move_piece, start_turn
+from .board_moves import accusation_of
+from .board_turn import board_turn
 from .notes import CardNotes, NotesOdds, SeatKnowledge, exact_notes, paper_notes
-from .showing import card_to_show_in_card_game, card_to_show_on_board
+from .showing import card_to_show_in_card_game
 
 __all__ = ["Strategy", "RandomBot", "Eliminator", "Detective", "InfoGain", "Bluffer",
            "STRATEGIES"]
@@ -155,7 +156,7 @@ class Strategy:
         if "accuse" in kinds:
             guess = self._accusation(knows)
             if guess is not None:
-                return _accuse(legal, guess)
+                return accusation_of(legal, guess)
         if "ask" in kinds:
             return self.question(game, seat, knows, _of(legal, "ask"), "items", ())
         if "suggest" in kinds:
@@ -168,32 +169,13 @@ class Strategy:
         return self.rng.choice(legal)
 
     def _board_move(self, game: BoardGame, seat: int, legal: list[Action]) -> Action:
-        kinds = {a.kind for a in legal}
-        if kinds & {"show", "reveal"}:
-            return card_to_show_on_board(
-                game, seat, [a for a in legal if a.kind in ("show", "reveal")], self._board_rng)
-        knows = self.seat_knowledge(game, seat)
-        if "clue" in kinds:
-            return clue_target(game, knows.notes, _of(legal, "clue"), self._board_rng)
-        if "check" in kinds:
-            return _of(legal, "check")[0]
-        if "accuse" in kinds:
-            guess = self._accusation(knows)
-            if guess is not None:
-                return _accuse(legal, guess)
-        if "suggest" in kinds:
-            room = game.room_of(seat)
-            assert room is not None   # a suggestion is made in a room
-            return self.question(game, seat, knows, _of(legal, "suggest"), "cards", (room,))
-        if kinds & {"roll", "stay", "passage"}:
-            return start_turn(game, seat, self._walking_worth(game, seat, knows), legal,
-                              self._board_rng)
-        if "move" in kinds:
-            return move_piece(game, self._walking_worth(game, seat, knows), legal,
-                              self._board_rng)
-        if "end" in kinds:
-            return _of(legal, "end")[0]
-        return self.rng.choice(legal)
+        return board_turn(
+            game, seat, legal, self._board_rng,
+            notes=lambda: self.seat_knowledge(game, seat).notes,
+            accusation=lambda: self._accusation(self.seat_knowledge(game, seat)),
+            suggestion=lambda room, asks: self.question(
+                game, seat, self.seat_knowledge(game, seat), asks, "cards", (room,)),
+            worth=lambda: self._walking_worth(game, seat, self.seat_knowledge(game, seat)))
 
     # -- accusing ----------------------------------------------------------------------------
     def _accusation(self, knows: SeatKnowledge) -> tuple[str, ...] | None:
@@ -242,7 +224,7 @@ class Strategy:
             guess = self.likeliest(knows)[0]
         if guess is None:
             return _of(legal, "decline")[0]
-        return _accuse(legal, guess)
+        return accusation_of(legal, guess)
 
     # -- asking ------------------------------------------------------------------------------
     def question(self, game: Game, seat: int, knows: SeatKnowledge, candidates: list[Action],
@@ -454,12 +436,3 @@ def _matching(candidates: Sequence[Action], key: str, cards: Sequence[str]) -> A
 
 def _of(legal: Sequence[Action], kind: str) -> list[Action]:
     return [a for a in legal if a.kind == kind]
-
-
-def _accuse(legal: Sequence[Action], cards: Sequence[str]) -> Action:
-    want = set(cards)
-    for action in legal:
-        if action.kind == "accuse" and set(action["cards"]) == want:
-            return action
-    raise RuntimeError(f"no legal accusation of {sorted(want)}")  # pragma: no cover
-

@@ -3,13 +3,9 @@ rule at a time (the move, the suggestion, the card shown, the accusation, the fa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..rules.board import walk_of
+from .board_state import BoardState
 from .game import Action
-
-if TYPE_CHECKING:
-    from .board_game import BoardGame
 
 __all__ = ["KINDS", "BoardRefusals"]
 
@@ -18,10 +14,10 @@ KINDS = ("roll", "passage", "stay", "move", "suggest", "show", "pass", "clue", "
 """Every kind of action in the board game."""
 
 
-class BoardRefusals:
+class BoardRefusals(BoardState):
     """The reasons half of :class:`BoardGame`: what was wrong with a refused action."""
 
-    def why_illegal(self: BoardGame, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         if self._over:
             who = "nobody won" if self._winner is None else f"{self.names[self._winner]} won"
             return f"the game is over ({who})"
@@ -36,11 +32,11 @@ class BoardRefusals:
         reason = self._why(action, who)
         return reason or super().why_illegal(action)
 
-    def _not_your_move(self: BoardGame, seat: int, who: str) -> str:
-        current = self.names[self.current]
+    def _not_your_move(self, seat: int, who: str) -> str:
+        current = self.names[self._acting]
         if self.phase == "refute":
             return (f"{current} must choose which card to show "
-                    f"{self.names[self.pending['by']]}, not {who}")
+                    f"{self.names[self._asking['by']]}, not {who}")
         if self.phase == "clue-show":
             return f"{current} must choose a card for the Clue card, not {who}"
         if self.gone(seat):
@@ -51,7 +47,7 @@ class BoardRefusals:
             return f"{who} was found a false witness: no more turns, but still shows cards"
         return f"it is {current}'s turn, not {who}'s"
 
-    def _why(self: BoardGame, action: Action, who: str) -> str | None:
+    def _why(self, action: Action, who: str) -> str | None:
         kind, phase, seat = action.kind, self.phase, action.seat
         room = self.room_of(seat)
         here = self.board.room_name(room) if room else None
@@ -76,7 +72,7 @@ class BoardRefusals:
             return None
         if kind in ("passage", "stay") and room is None:
             return f"{who} is not in a room"
-        if kind == "passage":
+        if kind == "passage" and room is not None:
             exits = self.board.passage_from(room)
             if not exits:
                 return f"the {here} has no secret passage"
@@ -106,7 +102,7 @@ class BoardRefusals:
             return f"{who} must first move (the roll was {self.total})"
         return None
 
-    def _why_move(self: BoardGame, action: Action, who: str) -> str:
+    def _why_move(self, action: Action, who: str) -> str:
         if self.phase == "start":
             return f"{who} must roll the dice first" if self.roll_first \
                 else f"{who} must roll the dice first (or take a secret passage, or stay)"
@@ -144,7 +140,7 @@ class BoardRefusals:
             return f"other pieces block every way to square {square}"
         return f"square {square} is {need} moves away; the roll was {self.total}"
 
-    def _why_suggest(self: BoardGame, action: Action, who: str, room: str | None) -> str | None:
+    def _why_suggest(self, action: Action, who: str, room: str | None) -> str | None:
         if room is None:
             return f"{who} is not in a room: a suggestion names the room you are in"
         here = self.board.room_name(room)
@@ -166,10 +162,10 @@ class BoardRefusals:
             return f"name one suspect and one weapon; the room is the {here}, where {who} is"
         return None
 
-    def _why_show(self: BoardGame, action: Action, who: str) -> str | None:
+    def _why_show(self, action: Action, who: str) -> str | None:
         card = action.get("card")
         if self.phase == "refute":
-            p = self.pending
+            p = self._asking
             if action.kind == "reveal":
                 return f"{who} shows the card to {self.names[p['by']]} only: use show"
             if action.kind == "pass":
@@ -191,7 +187,7 @@ class BoardRefusals:
             return f"{who} does not hold {card!r}"
         return f"nobody is waiting for {who} to show a card"
 
-    def _why_accuse(self: BoardGame, action: Action, who: str, room: str | None) -> str | None:
+    def _why_accuse(self, action: Action, who: str, room: str | None) -> str | None:
         if self.phase not in ("start", "act"):
             return f"{who} must first finish moving (the roll was {self.total})"
         if self.accuse_when == "after-suggestion" and not self.suggested:
@@ -206,7 +202,7 @@ class BoardRefusals:
             return "an accusation names one suspect, one weapon and one room"
         return None
 
-    def _why_check(self: BoardGame, action: Action, who: str) -> str | None:
+    def _why_check(self, action: Action, who: str) -> str | None:
         if not self.allow_false_witness:
             return "in this game nobody can withhold a card (start it with false_witness=True " \
                    "to allow lies), so there is no false witness to find"

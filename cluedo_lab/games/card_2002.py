@@ -6,12 +6,13 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from ..rules.deal import Deal, deal
-from ..rules.edition import ActionCardKind, normalize
-from .card_game import CardGame
-from .game import Action
+from ..rules.edition import ActionCardKind, Category, normalize
+from .card_game import CardFixed, CardGame
+from .game import Action, required
 
 __all__ = ["CardGame2002"]
 
@@ -26,6 +27,48 @@ def _card_key(kind: ActionCardKind) -> str:
     elif kind.value:
         parts += [kind.value, kind.category or ""]
     return "-".join(parts)
+
+
+Stage = Literal["suggest", "play", "show", "after"]
+"""A turn's stage: the suggestion prepared last turn, playing an action card, a card being
+chosen to show, after the card (accuse or end)."""
+
+
+@dataclass(eq=False)
+class Fixed2002(CardFixed):
+    """The card games' fixed facts, and the action deck's."""
+
+    place_category: Category
+    """The category of the destination markers (the last one)."""
+    kinds: tuple[ActionCardKind, ...]
+    labels: tuple[str, ...]
+    """Each action card's label, by index in ``kinds``."""
+
+
+class Waiting(TypedDict):
+    """A card some seat must choose to show: for a suggestion (``what``: ``"suggest"``, or
+    ``"every"`` when every player who can shows one), a Super Sleuth (``"sleuth"``) or a
+    Private Tip (``"tip"``). A dict, so that :meth:`Game.apply
+    <cluedo_lab.games.game.Game.apply>` saves and restores it."""
+
+    what: Literal["suggest", "every", "sleuth", "tip"]
+    by: int
+    shower: NotRequired[int]
+    options: NotRequired[list[str]]
+    """The shower's cards that may be shown."""
+    named: NotRequired[tuple[str, ...]]
+    then: NotRequired[Stage]
+    """The stage the turn goes on with once the suggestion is answered."""
+    passed: NotRequired[list[int]]
+    queue: NotRequired[list[tuple[int, list[str]]]]
+    """``every``: the seats still to show, with their cards."""
+    shown: NotRequired[list[tuple[int, str]]]
+    index: NotRequired[int]
+    """``sleuth``, ``tip``: the action card played, by index."""
+    to_ask: NotRequired[list[int]]
+    """``sleuth``: the seats still to be asked."""
+    showed: NotRequired[list[tuple[int, str]]]
+    nothing: NotRequired[list[int]]
 
 
 class CardGame2002(CardGame):
@@ -43,6 +86,23 @@ class CardGame2002(CardGame):
         "suggest-current": frozenset({"cards", "destination"}),
         "snoop": frozenset({"target"}), "private-tip": frozenset({"target"}),
         "all-snoop": frozenset(), "super-sleuth": frozenset()}
+    fixed: Fixed2002
+    fugitive: int | None
+    deck: list[int]
+    """The action deck by index into ``fixed.kinds``; the top is the end of the list."""
+    _pile: list[int]
+    """The discard pile; the top is the end of the list."""
+    _face_down: int
+    """How many cards at the pile's bottom are Private Tips."""
+    action_hands: list[list[int]]
+    markers: list[str | None]
+    """Each seat's destination marker (the fugitive holds none)."""
+    pile: list[str]
+    """The destination markers nobody holds, in deck order."""
+    pending: list[bool]
+    """A suggestion prepared last turn ("from any destination")."""
+    stage: Stage
+    waiting: Waiting | None
 
     # -- set-up ------------------------------------------------------------------------------
     def _deal(self) -> Deal:
@@ -70,29 +130,26 @@ class CardGame2002(CardGame):
                              "so only the first player who can answers")
         self._setup_common()
         n = len(self.names)
-        self.fugitive: int | None = n - 1 if edition.mode == "one-against-all" else None
-        self.fixed.place_category = edition.categories[-1]
-        self.fixed.kinds = edition.actions
-        self.fixed.labels = tuple(k.label() for k in self.fixed.kinds)
+        self.fugitive = n - 1 if edition.mode == "one-against-all" else None
         self.deck = list(i for i, k in enumerate(self.fixed.kinds) for _ in range(k.count))
         self.rng.shuffle(self.deck)         # the top of the deck is the end of the list
-        self._pile: list[int] = []   # the discard pile: the top is the end of the list
-        self._face_down = 0          # how many cards at its bottom are Private Tips
-        self.action_hands: list[list[int]] = [[] for _ in range(n)]
+        self._pile = []
+        self._face_down = 0
+        self.action_hands = [[] for _ in range(n)]
         for seat in self.detectives:
             for _ in range(edition.action_hand):
                 self.action_hands[seat].append(self.deck.pop())
         places = [c.id for c in self.fixed.place_category.cards]
         shuffled = places[:]
         self.rng.shuffle(shuffled)
-        self.markers: list[str | None] = [None] * n
+        self.markers = [None] * n
         for seat in self.detectives:
             self.markers[seat] = shuffled.pop()
         self.pile = list(sorted(shuffled, key=self.fixed.order.__getitem__))
         self.pending = [False] * n
-        self.stage = "play"           # suggest | play | show | after
-        self.waiting: dict[str, Any] | None = None
-        self._say("Markers: " + ", ".join(f"{self.names[s]} at {self._name(self.markers[s])}"
+        self.stage = "play"
+        self.waiting = None
+        self._say("Markers: " + ", ".join(f"{self.names[s]} at {self._name(self._marker(s))}"
                                           for s in self.detectives)
                   + f"; by the pile: {self._names(self.pile)}")
         if self.fugitive is not None:
@@ -100,6 +157,12 @@ class CardGame2002(CardGame):
                       f"{self._names(self.deal.envelope)}")
         self.turn = 0 if self.fugitive is not None else n - 1
         self._start_turn(self.turn)
+
+    def _fixed(self, deck_no: int, hands: tuple[frozenset[str], ...],
+               order: dict[str, int]) -> Fixed2002:
+        kinds = self.edition.actions
+        return Fixed2002(deck_no, hands, order, place_category=self.edition.categories[-1],
+                         kinds=kinds, labels=tuple(k.label() for k in kinds))
 
     @property
     def detectives(self) -> list[int]:
@@ -139,7 +202,7 @@ class CardGame2002(CardGame):
     @property
     def asker(self) -> int | None:
         """Who is waiting for the card being chosen (public: everyone saw the card played)."""
-        return self.waiting["by"] if self.stage == "show" else None
+        return self._waiting["by"] if self.stage == "show" else None
 
     # -- turns -------------------------------------------------------------------------------
     @property
@@ -147,8 +210,17 @@ class CardGame2002(CardGame):
         if self._over:
             return None
         if self.stage == "show":
-            return self.waiting["shower"]
+            return self._waiting["shower"]
         return self.turn
+
+    @property
+    def _waiting(self) -> Waiting:
+        """The card being chosen (only asked for while one is)."""
+        return required(self.waiting, "card being chosen to show")
+
+    def _marker(self, seat: int) -> str:
+        """A detective's destination marker (the fugitive holds none)."""
+        return required(self.markers[seat], f"destination marker for seat {seat}")
 
     def _start_turn(self, seat: int) -> None:
         self.turn = seat
@@ -211,9 +283,9 @@ class CardGame2002(CardGame):
     def _legal(self) -> list[Action]:
         if self._over:
             return []
-        seat = self.current
+        seat = self._acting
         if self.stage == "show":
-            return [Action.make("show", seat, card=c) for c in self.waiting["options"]]
+            return [Action.make("show", seat, card=c) for c in self._waiting["options"]]
         if self.stage == "suggest":
             return list(self._pairs("suggest", seat))
         if self.stage == "after":
@@ -255,7 +327,7 @@ class CardGame2002(CardGame):
             self._move(seat, action["destination"])
             self.pending[seat] = True
             self._say(f"{who} plays {label}: will suggest from "
-                      f"{self._name(self.markers[seat])} next turn")
+                      f"{self._name(self._marker(seat))} next turn")
         elif kind.kind == "suggest-current":
             if action.get("destination") is not None:
                 self._move(seat, action["destination"])
@@ -269,14 +341,14 @@ class CardGame2002(CardGame):
             self._all_snoop(seat, kind.direction or "left")
         elif kind.kind == "super-sleuth":
             self._sleuth_next({"what": "sleuth", "by": seat, "index": index,
-                               "queue": list(self._answerers(seat)), "showed": [],
+                               "to_ask": list(self._answerers(seat)), "showed": [],
                                "nothing": []})
         elif kind.kind == "private-tip":
             self._private_tip(seat, self.names.index(action["target"]), index)
 
     def _move(self, seat: int, place: str) -> None:
         """Exchange ``seat``'s marker for ``place``'s: with its holder, or by the pile."""
-        mine = self.markers[seat]
+        mine = self._marker(seat)
         if place == mine:
             return
         holder = self.marker_holder(place)
@@ -291,8 +363,8 @@ class CardGame2002(CardGame):
         self.markers[seat] = place
         self._say(f"{self.names[seat]} swaps {self._name(mine)} for {self._name(place)} {where}")
 
-    def _suggest(self, seat: int, cards: tuple[str, ...], then: str) -> None:
-        named = tuple(sorted((*cards, self.markers[seat]), key=self.fixed.order.__getitem__))
+    def _suggest(self, seat: int, cards: tuple[str, ...], then: Stage) -> None:
+        named = tuple(sorted((*cards, self._marker(seat)), key=self.fixed.order.__getitem__))
         order = self._answerers(seat)
         if self.fugitive is not None and self.fugitive in order:
             order = [s for s in order if s != self.fugitive] + [self.fugitive]
@@ -317,13 +389,13 @@ class CardGame2002(CardGame):
                   f"{by} suggests {self._names(named)}: nobody can show a card")
         self.stage = then
 
-    def _wait(self, waiting: dict[str, Any]) -> None:
+    def _wait(self, waiting: Waiting) -> None:
         """Someone must choose a card to show: always a step of its own, even with one
         card to show, so that nobody learns whether the shower held several."""
         self.waiting = waiting
         self.stage = "show"
 
-    def _every_next(self, w: dict[str, Any]) -> None:
+    def _every_next(self, w: Waiting) -> None:
         """Every player who can shows a card, in asking order, each in a step of their own."""
         if w["queue"]:
             seat, options = w["queue"][0]
@@ -338,7 +410,7 @@ class CardGame2002(CardGame):
         self.stage = w["then"]
 
     def _shown(self, card: str) -> None:
-        w = self.waiting
+        w = self._waiting
         self.waiting = None
         if w["what"] == "every":
             w["queue"].pop(0)
@@ -354,17 +426,17 @@ class CardGame2002(CardGame):
                       text + f"{shower} shows {by} {self._name(card)}")
             self.stage = w["then"]
             if w["shower"] == self.fugitive:
-                self._fugitive_reward()
+                self._fugitive_reward(w["shower"])
         elif w["what"] == "sleuth":
             w["showed"].append((w["shower"], card))
             self._sleuth_next(w)
         elif w["what"] == "tip":
             self._tip_done(w["by"], w["shower"], w["index"], [card])
 
-    def _fugitive_reward(self) -> None:
+    def _fugitive_reward(self, fugitive: int) -> None:
         if self.deck:
             self._pile.append(self.deck.pop())
-            self._say(f"{self.names[self.fugitive]} refuted, and discards the top action "
+            self._say(f"{self.names[fugitive]} refuted, and discards the top action "
                       f"card ({self.fixed.labels[self._pile[-1]]}); {len(self.deck)} left")
 
     def _snoop(self, seat: int, target: int) -> None:
@@ -385,12 +457,11 @@ class CardGame2002(CardGame):
         self.emit({"all_snoop": direction, "by": by, "_card_for": seen},
                   f"{by} plays All Snoop ({direction}): {text}")
 
-    def _sleuth_next(self, w: dict[str, Any]) -> None:
+    def _sleuth_next(self, w: Waiting) -> None:
         kind = self.fixed.kinds[w["index"]]
-        while w["queue"]:
-            other = w["queue"].pop(0)
-            options = [c.id for c in self.deal.hands[other]
-                       if c.features.get(kind.feature) == kind.value]
+        while w["to_ask"]:
+            other = w["to_ask"].pop(0)
+            options = self._cards_asked(other, kind)
             if options:
                 self._wait({**w, "shower": other, "options": list(options)})
                 return
@@ -413,12 +484,19 @@ class CardGame2002(CardGame):
             self._tip_done(seat, target, index,
                            [c.id for c in hand if c.category == kind.category])
             return
-        options = [c.id for c in hand if c.features.get(kind.feature) == kind.value]
+        options = self._cards_asked(target, kind)
         if not options:
             self._tip_done(seat, target, index, [])
         else:
             self._wait({"what": "tip", "by": seat, "index": index, "shower": target,
                         "options": list(options)})
+
+    def _cards_asked(self, seat: int, kind: ActionCardKind) -> list[str]:
+        """The cards of ``seat``'s hand that a Super Sleuth or a one-card Private Tip asks
+        for."""
+        feature = kind.feature
+        assert feature is not None      # the edition reader gives these cards a feature
+        return [c.id for c in self.deal.hands[seat] if c.features.get(feature) == kind.value]
 
     def _tip_done(self, seat: int, target: int, index: int, cards: list[str]) -> None:
         kind = self.fixed.kinds[index]
@@ -458,7 +536,7 @@ class CardGame2002(CardGame):
 
     def _not_your_move(self, seat: int, who: str) -> str:
         if self.stage == "show":
-            w = self.waiting
+            w = self._waiting
             return (f"{self.names[w['shower']]} must choose which card to show "
                     f"{self.names[w['by']]}, not {who}")
         if seat == self.fugitive:
@@ -473,9 +551,9 @@ class CardGame2002(CardGame):
                    "after": ("end", "accuse")}[self.stage]
         if kind not in allowed and self.stage == "show":
             return (f"{who} must first choose which card to show "
-                    f"{self.names[self.waiting['by']]}")
+                    f"{self.names[self._waiting['by']]}")
         if kind not in allowed:
-            mine = self.markers[seat]
+            mine = self._marker(seat)
             return {
                 "suggest": (f"{who} has already played a card this turn: accuse or end"
                             if self.stage == "after" else
@@ -491,7 +569,7 @@ class CardGame2002(CardGame):
                 "show": f"nobody is waiting for {who} to show a card",
             }[kind]
         if kind == "show":
-            w = self.waiting
+            w = self._waiting
             card = action.get("card")
             if card not in w["options"]:
                 return f"{card!r} is not a card {who} may show now (choose one of " \
@@ -508,7 +586,7 @@ class CardGame2002(CardGame):
     def _why_suggestion(self, cards: Any, seat: int) -> str | None:
         cats = self.edition.categories
         names = " and ".join(f"a {c.name}" for c in cats[:-1])
-        mine = self.markers[seat]
+        mine = self._marker(seat)
         if isinstance(cards, tuple) and len(cards) == len(cats) and all(
                 c in self.fixed.order for c in cards):
             place = next((c for c in cards if self.edition.card(c).category

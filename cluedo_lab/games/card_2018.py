@@ -4,12 +4,29 @@ both; accusations at the start of a turn (rules and choices: :mod:`.card_game`).
 from __future__ import annotations
 
 import itertools
-from typing import Any, ClassVar
+from typing import ClassVar, Literal, NotRequired, TypedDict
 
 from .card_game import CardGame
-from .game import Action
+from .game import Action, required
 
 __all__ = ["CardGame2018"]
+
+
+class Asking(TypedDict):
+    """The question being answered: seats by number, cards by id. A dict, so that
+    :meth:`Game.apply <cluedo_lab.games.game.Game.apply>` saves and restores it."""
+
+    asker: int
+    items: tuple[str, ...]
+    passed: list[int]
+    shower: NotRequired[int]
+    """The seat choosing a card to show now, and its cards among the items."""
+    options: NotRequired[list[str]]
+    every: NotRequired[bool]
+    """``question.answer = "every-who-can"``: the seats still to show (with their cards) and
+    who showed what so far."""
+    queue: NotRequired[list[tuple[int, list[str]]]]
+    shown: NotRequired[list[tuple[int, str]]]
 
 
 class CardGame2018(CardGame):
@@ -19,6 +36,13 @@ class CardGame2018(CardGame):
     ARGS: ClassVar[dict[str, frozenset[str]]] = {
         "ask": frozenset({"items"}), "show": frozenset({"card"}),
         "accuse": frozenset({"cards"}), "decline": frozenset()}
+    stage: Literal["ask", "show", "accusing"]
+    """Asking (or accusing at the start of a turn), a card being chosen, an accusation under
+    way that the others may join."""
+    asking: Asking | None
+    accusers: list[tuple[int, tuple[str, ...]]]
+    to_decide: list[int]
+    """The seats still to say whether they join the accusation, in order."""
 
     def setup(self) -> None:
         if self.edition.actions:
@@ -26,10 +50,10 @@ class CardGame2018(CardGame):
                              "(no action cards); use CardGame2002")
         self._setup_common()
         self.turn = 0
-        self.stage = "ask"            # ask | show (a choice) | accusing
-        self.asking: dict[str, Any] | None = None
-        self.accusers: list[tuple[int, tuple[str, ...]]] = []
-        self.to_decide: list[int] = []
+        self.stage = "ask"
+        self.asking = None
+        self.accusers = []
+        self.to_decide = []
         self._say(f"{self.names[0]} goes first")
 
     @property
@@ -39,7 +63,7 @@ class CardGame2018(CardGame):
     @property
     def asker(self) -> int | None:
         """Who is waiting for the card being chosen (public: everyone heard the question)."""
-        return self.asking["asker"] if self.stage == "show" else None
+        return self._asking["asker"] if self.stage == "show" else None
 
     @property
     def accusing(self) -> list[int]:
@@ -55,10 +79,15 @@ class CardGame2018(CardGame):
         if self._over:
             return None
         if self.stage == "show":
-            return self.asking["shower"]
+            return self._asking["shower"]
         if self.stage == "accusing":
             return self.to_decide[0]
         return self.turn
+
+    @property
+    def _asking(self) -> Asking:
+        """The question being answered (only asked for while there is one)."""
+        return required(self.asking, "question being answered")
 
     def _questions(self, seat: int) -> tuple[Action, ...]:
         """Any ``question.items`` cards, or one of each category when the question's form
@@ -76,9 +105,9 @@ class CardGame2018(CardGame):
     def _legal(self) -> list[Action]:
         if self._over:
             return []
-        seat = self.current
+        seat = self._acting
         if self.stage == "show":
-            return [Action.make("show", seat, card=c) for c in self.asking["options"]]
+            return [Action.make("show", seat, card=c) for c in self._asking["options"]]
         if self.stage == "accusing":
             extra = [] if self.both_must_accuse else [Action.make("decline", seat)]
             return [*self._accusations(seat), *extra]
@@ -140,7 +169,7 @@ class CardGame2018(CardGame):
     def _next_shower(self) -> None:
         """Every player who can shows a card, in asking order, each in a step of their own
         (held one card or several: the others cannot tell)."""
-        a = self.asking
+        a = self._asking
         if a["queue"]:
             seat, options = a["queue"][0]
             a["shower"], a["options"] = seat, list(options)
@@ -155,7 +184,7 @@ class CardGame2018(CardGame):
         self._next_turn()
 
     def _shown(self, card: str) -> None:
-        a = self.asking
+        a = self._asking
         if a.get("every"):
             a["queue"].pop(0)
             a["shown"].append((a["shower"], card))
@@ -212,11 +241,11 @@ class CardGame2018(CardGame):
     # -- reasons -----------------------------------------------------------------------------
     def _not_your_move(self, seat: int, who: str) -> str:
         if self.stage == "show":
-            a = self.asking
+            a = self._asking
             return (f"{self.names[a['shower']]} must choose which card to show "
                     f"{self.names[a['asker']]}, not {who}")
         if self.stage == "accusing":
-            return f"{self.names[self.current]} decides next whether to accuse, not {who}"
+            return f"{self.names[self._acting]} decides next whether to accuse, not {who}"
         if self.out[seat]:
             return f"{who} accused wrongly: they still answer but no longer ask or accuse"
         return f"it is {self.names[self.turn]}'s turn, not {who}'s"
@@ -240,7 +269,7 @@ class CardGame2018(CardGame):
             return problem
         if kind == "show":
             card = action.get("card")
-            a = self.asking
+            a = self._asking
             if card not in a["items"]:
                 return f"{card!r} is not one of the items asked about " \
                        f"({self._names(a['items'])})"

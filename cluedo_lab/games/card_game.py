@@ -1,9 +1,9 @@
 """What the two card games share: Cluedo Card Game (Hasbro 2018, :mod:`.card_2018`) and
 Cluedo The Card Game (Winning Moves 2002, standard and one-against-all, :mod:`.card_2002`).
 
-Both follow the shared game API (:mod:`cluedo_lab.game`): a seeded deal plus a list of actions,
-``legal_actions()`` / ``apply()``, every event written to each seat's record exactly as that
-seat learned it. Decks, features and the action deck are read from the edition files.
+Both follow the shared game API (:mod:`cluedo_lab.games.game`): a seeded deal plus a list of
+actions, ``legal_actions()`` / ``apply()``, every event written to each seat's record exactly
+as that seat learned it. Decks, features and the action deck are read from the edition files.
 
 Actions (card arguments are card ids; names and aliases are accepted and converted):
 
@@ -47,7 +47,7 @@ Choices made where the rule books are silent (each has a test):
 
 Each of these choices is also an ``[[assumptions]]`` entry of the edition file.
 
-Rules read from the edition, so that variants (:mod:`cluedo_lab.variant`) play too:
+Rules read from the edition, so that variants (:mod:`cluedo_lab.rules.variant`) play too:
 
 - ``question.answer = "every-who-can"``: every player holding a named card shows one to the
   asker, in asking order, each choosing when they hold several; one record event lists them all
@@ -62,31 +62,39 @@ Rules read from the edition, so that variants (:mod:`cluedo_lab.variant`) play t
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..rules.edition import Edition
 from .game import Action, Game
 
-__all__ = ["CardGame"]
+_T = TypeVar("_T")
+
+__all__ = ["CardGame", "CardFixed"]
 
 
 # ---------------------------------------------------------------------------------------------
 # Shared tables and set-up facts
 # ---------------------------------------------------------------------------------------------
 
-_DECKS: dict[tuple, int] = {}
+_DECKS: dict[tuple[Any, ...], int] = {}
 """A small number for each deck seen, so table keys hash quickly."""
 
-_TABLES: dict[tuple, Any] = {}
+_TABLES: dict[tuple[Any, ...], Any] = {}
 """Every question, accusation and suggestion of a deck as Action values, built once per deck
 and seat and shared by all games (actions are immutable)."""
 
 
-class _Fixed:
-    """Facts fixed at set-up (hands, card order, the action cards): shared by every saved
-    position."""
+@dataclass(eq=False)
+class CardFixed:
+    """Facts fixed at set-up: shared by every saved position (never changed during play)."""
+
+    deck_no: int
+    """A small number for the deck (see ``_DECKS``)."""
+    hands: tuple[frozenset[str], ...]
+    order: dict[str, int]
+    """Card id -> its place in the deck's order."""
 
 
 @dataclass
@@ -105,6 +113,11 @@ class CardGame(Game):
     """What the two card games share: seats, wrong accusers, turn order, card names."""
 
     family: ClassVar[str] = "card"
+    fixed: CardFixed
+    out: list[bool]
+    """Seats that accused wrongly."""
+    turn: int
+    _cache: _LegalCache
     OPTIONS: ClassVar[frozenset[str]] = frozenset()
     ARGS: ClassVar[dict[str, frozenset[str]]] = {}
     """Each action kind and the arguments it may take."""
@@ -120,19 +133,22 @@ class CardGame(Game):
 
     def _setup_common(self) -> None:
         self._cache = _LegalCache()
-        self.fixed = _Fixed()
         deck = (self.edition.id, tuple(self._names_of_deck()), tuple(self.edition.actions))
-        self.fixed.deck_no = _DECKS.setdefault(deck, len(_DECKS))
-        n = len(self.names)
-        self.fixed.hands = tuple(
-            frozenset(c.id for c in hand) for hand in self.deal.hands)
-        self.out = [False] * n
-        self.fixed.order = {c.id: i for i, c in enumerate(self.edition.cards)}
+        self.fixed = self._fixed(
+            deck_no=_DECKS.setdefault(deck, len(_DECKS)),
+            hands=tuple(frozenset(c.id for c in hand) for hand in self.deal.hands),
+            order={c.id: i for i, c in enumerate(self.edition.cards)})
+        self.out = [False] * len(self.names)
         self._say(f"{self.edition.name}, seed {self.seed}: "
                   + ", ".join(f"{name} holds {self._names(self.deal.hands[s])}"
                               for s, name in enumerate(self.names)))
         if self.deal.face_up:
             self._say(f"Face up for everyone: {self._names(self.deal.face_up)}")
+
+    def _fixed(self, deck_no: int, hands: tuple[frozenset[str], ...],
+               order: dict[str, int]) -> CardFixed:
+        """The facts fixed at set-up (a game with more of them makes its own)."""
+        return CardFixed(deck_no, hands, order)
 
     # -- small helpers -----------------------------------------------------------------------
     def _left(self, seat: int) -> list[int]:
@@ -169,12 +185,13 @@ class CardGame(Game):
     def _names_of_deck(self) -> list[str]:
         return [c.id for c in self.edition.cards]
 
-    def _table(self, key: tuple, build: Any) -> Any:
+    def _table(self, key: tuple[Any, ...], build: Callable[[], _T]) -> _T:
         """A table of this deck (see ``_TABLES``), built by ``build()`` the first time."""
         full = (self.fixed.deck_no, *key)
         if full not in _TABLES:
             _TABLES[full] = build()
-        return _TABLES[full]
+        table: _T = _TABLES[full]
+        return table
 
     def _accusations(self, seat: int) -> tuple[Action, ...]:
         cats = [[c.id for c in cat.cards] for cat in self.edition.categories]
@@ -262,7 +279,7 @@ class CardGame(Game):
         return reason or super().why_illegal(action)
 
     def _not_your_move(self, seat: int, who: str) -> str:
-        return f"it is {self.names[self.current]}'s move, not {who}'s"
+        return f"it is {self.names[self._acting]}'s move, not {who}'s"
 
     def _why(self, action: Action, who: str) -> str | None:
         return None

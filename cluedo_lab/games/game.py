@@ -24,13 +24,22 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..records import Record
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import IllegalAction
+
+_T = TypeVar("_T")
+
+
+def required(value: _T | None, what: str) -> _T:
+    """``value``, which the rules say is there now (``what`` names it when it is not: a bug)."""
+    if value is None:
+        raise AssertionError(f"no {what} now")
+    return value
 
 
 @dataclass(frozen=True)
@@ -175,6 +184,11 @@ class Game(ABC):
         """Carry out a legal action (the base class has already checked it)."""
 
     @property
+    def _acting(self) -> int:
+        """The seat that must act (only asked for while the game goes on)."""
+        return required(self.current, "seat to act: the game is over")
+
+    @property
     def winner(self) -> int | None:
         """The winning seat, None while playing or when nobody can win any more."""
         return self._winner
@@ -266,7 +280,7 @@ class Game(ABC):
         for _ in range(max_actions):
             if self.is_over:
                 return self.winner
-            seat = self.current
+            seat = self._acting
             self.apply(bots[seat].choose(self, seat))
         raise RuntimeError(f"no result after {max_actions} actions")
 
@@ -315,8 +329,9 @@ class Game(ABC):
             data["face_down"] = [pile for pile, _ in self.deal.face_down]
         extra = self.record_extras()
         data.update(extra)
-        observer = None if seat is None else self.names[seat]
-        if observer is not None:
+        observer = None
+        if seat is not None:
+            observer = self.names[seat]
             data["observer"] = observer
             data["hand"] = [c.id for c in self.deal.hands[seat]]
         data["events"] = [seat_view(e, observer) for e in self.events]
@@ -385,7 +400,7 @@ class Game(ABC):
             return "Game over: " + ("nobody won" if self.winner is None
                                     else f"{self.names[self.winner]} won")
         kinds = sorted({a.kind for a in self.legal_actions()})
-        return f"{self.names[self.current]} to act: {', '.join(kinds)}"
+        return f"{self.names[self._acting]} to act: {', '.join(kinds)}"
 
     def __str__(self) -> str:
         return self.status()

@@ -10,25 +10,31 @@ modules; this is only the knowledge side of play.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Edition
 
+Event = dict[str, Any]
+"""A record event as in a record file (``docs/records.md``), with who saw it."""
+
 
 @dataclass
 class SpeedGame:
+    """A dealt game, its truthful events and the seat whose record it gives."""
+
     deal: Deal
     names: tuple[str, ...]
-    events: list[dict]
+    events: list[Event]
     observer: str | None
 
-    def record(self, events: int | None = None) -> dict:
+    def record(self, events: int | None = None) -> dict[str, Any]:
         """The record from the observer's seat (public if None), after ``events`` events."""
         chosen = self.events if events is None else self.events[:events]
-        data: dict = {"edition": self.deal.edition.id,
+        data: dict[str, Any] = {"edition": self.deal.edition.id,
                       "players": [{"name": n, "hand_size": len(h)}
                                   for n, h in zip(self.names, self.deal.hands, strict=True)],
                       "events": [seat_view(e, self.observer) for e in chosen]}
@@ -49,11 +55,13 @@ def speed_game(edition: Edition, players: int, seed: int, events: int = 20,
     names = tuple(f"P{i + 1}" for i in range(players))
     hands = {n: {c.id for c in h} for n, h in zip(names, dealt.hands, strict=True)}
     available = list(kinds) if kinds else _kinds(edition)
-    out: list[dict] = []
+    out: list[Event] = []
     for _ in range(events):
         by = rng.choice(names)
         kind = rng.choice(available)
-        event = getattr(_Events(edition, names, hands, dealt, rng), kind)(by)
+        make: Callable[[str], Event | None] = getattr(
+            _Events(edition, names, hands, dealt, rng), kind)
+        event = make(by)
         if event is not None:
             out.append(event)
     observer = None if observer_seat is None else names[observer_seat]
@@ -71,7 +79,10 @@ def _kinds(edition: Edition) -> list[str]:
 
 
 class _Events:
-    def __init__(self, edition, names, hands, dealt, rng):
+    """One event of each kind, answered truthfully (the method's name is the kind)."""
+
+    def __init__(self, edition: Edition, names: tuple[str, ...], hands: dict[str, set[str]],
+                 dealt: Deal, rng: random.Random):
         self.edition, self.names, self.hands, self.deal, self.rng = (
             edition, names, hands, dealt, rng)
 
@@ -79,13 +90,13 @@ class _Events:
         i = self.names.index(by)
         return list(self.names[i + 1:] + self.names[:i])
 
-    def suggest(self, by: str) -> dict:
+    def suggest(self, by: str) -> Event:
         edition = self.edition
         if edition.question.form == "one-per-category":
             named = [self.rng.choice(c.cards).id for c in edition.categories]
         else:
             named = [c.id for c in self.rng.sample(edition.cards, edition.question.items)]
-        event = {"suggest": named, "by": by, "passed": []}
+        event: Event = {"suggest": named, "by": by, "passed": []}
         for other in self._order(by):
             held = sorted(c for c in named if c in self.hands[other])
             if held:
@@ -96,25 +107,26 @@ class _Events:
             event["passed"].append(other)
         return event
 
-    def snoop(self, by: str) -> dict:
+    def snoop(self, by: str) -> Event:
         target = self.rng.choice([n for n in self.names if n != by])
         card = self.rng.choice(sorted(self.hands[target]))
         return {"snoop": target, "by": by, "card": card, "_seen_by": (by,)}
 
-    def all_snoop(self, by: str) -> dict:
+    def all_snoop(self, by: str) -> Event:
         direction = self.rng.choice(["left", "right"])
         step = -1 if direction == "left" else 1  # hands pass towards `direction`
-        seen = {}
+        seen: dict[str, str] = {}
         for i, name in enumerate(self.names):
             source = self.names[(i + step) % len(self.names)]
             seen[name] = self.rng.choice(sorted(self.hands[source]))
         return {"all_snoop": direction, "by": by, "_card_for": seen}
 
-    def super_sleuth(self, by: str) -> dict:
+    def super_sleuth(self, by: str) -> Event:
         feature = self.rng.choice(sorted(self.edition.features))
         value = self.rng.choice(self.edition.features[feature].values)
         wanted = {c.id for c in self.edition.cards_with(feature, value)}
-        showed, nothing = {}, []
+        showed: dict[str, str] = {}
+        nothing: list[str] = []
         for other in self._order(by):
             held = sorted(wanted & self.hands[other])
             if held:
@@ -124,12 +136,12 @@ class _Events:
         return {"super_sleuth": {"feature": feature, "value": value}, "by": by,
                 "showed": showed, "nothing": nothing, "_seen_by": (by,)}
 
-    def private_tip(self, by: str) -> dict:
+    def private_tip(self, by: str) -> Event:
         to = self.rng.choice([n for n in self.names if n != by])
         if self.rng.random() < 0.5:
             category = self.rng.choice(self.edition.categories)
             cards = sorted(c.id for c in category.cards if c.id in self.hands[to])
-            spec = {"category": category.id, "all": True}
+            spec: dict[str, Any] = {"category": category.id, "all": True}
         else:
             feature = self.rng.choice(sorted(self.edition.features))
             value = self.rng.choice(self.edition.features[feature].values)
@@ -139,7 +151,7 @@ class _Events:
             spec = {"feature": feature, "value": value}
         return {"private_tip": spec, "by": by, "to": to, "cards": cards, "_seen_by": (by, to)}
 
-    def room_card(self, by: str) -> dict | None:
+    def room_card(self, by: str) -> Event | None:
         if not self.deal.face_down:
             return None
         pile, card = self.rng.choice(self.deal.face_down)

@@ -1,0 +1,57 @@
+"""A board turn, step by step: the one place that says which kind of move a board bot makes
+when, for the table's quick detective and the strategy lab's players alike.
+
+Each step asks the bot only for what is its own: its notes on the cards, what it accuses,
+which suggestion it makes in a room and what each room is worth to walk to. Showing a card,
+aiming a Clue card, checking a false witness, rolling, staying, taking a passage and moving
+are the shared rules of :mod:`cluedo_lab.bots.board_moves` and :mod:`cluedo_lab.bots.showing`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from ..games.board_game import BoardGame
+from ..games.game import Action
+from .board_moves import accusation_of, clue_target, move_piece, start_turn
+from .notes import CardNotes
+from .showing import card_to_show_on_board
+
+__all__ = ["board_turn"]
+
+
+def board_turn(game: BoardGame, seat: int, legal: Sequence[Action], rng: random.Random, *,
+               notes: Callable[[], CardNotes],
+               accusation: Callable[[], Sequence[str] | None],
+               suggestion: Callable[[str, list[Action]], Action],
+               worth: Callable[[], dict[str, float]]) -> Action:
+    """The move among ``legal`` (two or more actions) for ``seat``: show a card when asked,
+    aim a Clue card, check a proven false witness, accuse when ``accusation()`` names an
+    envelope, suggest (``suggestion(room, legal suggestions)``), then walk by ``worth()``,
+    else end the turn. ``rng`` draws the shared rules' seeded ties."""
+    kinds = {a.kind for a in legal}
+    if kinds & {"show", "reveal"}:
+        return card_to_show_on_board(game, seat, _of(legal, "show", "reveal"), rng)
+    seat_notes = notes()
+    if "clue" in kinds:
+        return clue_target(game, seat_notes, _of(legal, "clue"), rng)
+    if "check" in kinds:
+        return _of(legal, "check")[0]
+    if "accuse" in kinds:
+        guess = accusation()
+        if guess is not None:
+            return accusation_of(legal, guess)
+    if "suggest" in kinds:
+        room = game.room_of(seat)
+        assert room is not None   # a suggestion is made in a room
+        return suggestion(room, _of(legal, "suggest"))
+    if kinds & {"roll", "stay", "passage"}:
+        return start_turn(game, seat, worth(), legal, rng)
+    if "move" in kinds:
+        return move_piece(game, worth(), legal, rng)
+    return _of(legal, "end")[0]   # every other step is handled above
+
+
+def _of(legal: Sequence[Action], *kinds: str) -> list[Action]:
+    return [a for a in legal if a.kind in kinds]
