@@ -1303,3 +1303,19 @@ def test_move_targets_with_two_dice_match_a_fresh_search(edition):
                 checked += 1
             game.apply(quiet_action(game, rng, enter=rng.random() < 0.5))
     assert checked > 300
+
+
+def test_a_clue_card_whose_showers_have_no_choice_starts_the_move_once(monkeypatch):
+    """Each shower with a single card shows it at once; the move starts once, after the last."""
+    import dataclasses
+    game = new_game("clue-classic-2023", 3, 0)
+    one_card = tuple(frozenset(sorted(hand)[:1]) if seat else hand
+                     for seat, hand in enumerate(game.hands))
+    game.fixed = dataclasses.replace(game.fixed, hands=one_card)
+    starts = []
+    monkeypatch.setattr(game, "_after_clue", lambda: starts.append(game.phase))
+    game.tasks = [{"shower": 1, "to": 0, "public": False},
+                  {"shower": 2, "to": 1, "public": False}]
+    game._run_tasks()
+    assert starts == [game.phase] and not game.tasks
+    assert [e["show"] for e in game.events[-2:]] == [game.names[1], game.names[2]]

@@ -44,10 +44,15 @@ class BoardClueCards(BoardState):
             if len(self.hands[shower]) > 1:
                 self.phase = "clue-show"
                 return
-            self._clue_shown(next(iter(self.hands[shower])))
+            self._show_for_clue(next(iter(self.hands[shower])))
         self._after_clue()
 
     def _clue_shown(self, card: str) -> None:
+        """The shower chose ``card``: show it, then go on with the Clue card's other tasks."""
+        self._show_for_clue(card)
+        self._run_tasks()
+
+    def _show_for_clue(self, card: str) -> None:
         task = self.tasks.pop(0)
         shower, to = self.names[task["shower"]], self.names[task["to"]]
         if task["public"]:
@@ -56,10 +61,6 @@ class BoardClueCards(BoardState):
         else:
             self.emit({"show": shower, "to": to, "card": card, "_seen_by": [shower, to]},
                       f"{shower} shows {to} {self._name(card)}")
-        if self.tasks:
-            self._run_tasks()
-        else:
-            self._after_clue()
 
 
     def _aim_clue(self, seat: int, player: str) -> None:
