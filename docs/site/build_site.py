@@ -204,8 +204,9 @@ def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
 
 
 def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
-    """Fill ``target`` (the site's static/pyodide, or static/wheels with ``cdn``) with Pyodide's core, the lock packages the
-    kernel and the kit load, the kit and its extras, and the lock rewritten to match.
+    """Fill ``target`` (the site's static/pyodide, or static/wheels with ``cdn``) with
+    Pyodide's core, the lock packages the kernel and the kit load, the kit and its extras, and
+    the lock rewritten to match.
 
     With ``cdn`` only the lock and the wheels Pyodide does not have are local: the lock names
     Pyodide's own wheels by their CDN address. Returns the packages it serves."""
