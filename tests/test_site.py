@@ -61,10 +61,14 @@ def test_in_a_browser_a_tournament_plays_in_one_process(monkeypatch):
     with pytest.raises(AssertionError, match="worker pool"):  # CPython: workers are processes
         run_tournament("cluedo-the-card-game-2002", bots, 4, seed=3, workers=2)
 
+    from tqdm.auto import tqdm
+
+    monkeypatch.setattr(tqdm, "monitor_interval", 10)  # restored after the test
     monkeypatch.setattr(sys, "platform", "emscripten")
     assert not tournament.can_use_processes()
     in_browser = run_tournament("cluedo-the-card-game-2002", bots, 4, seed=3, workers=2)
     assert in_browser.to_json() == alone.to_json()
+    assert tqdm.monitor_interval == 0   # nor a thread for the progress bar
 
 
 # ---------------------------------------------------------------------------------------------

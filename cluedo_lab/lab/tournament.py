@@ -10,7 +10,7 @@ Each game's deal, dice and bots are seeded from the tournament seed and the game
 alone, and the bots never look at a clock, so a tournament gives the same result on any
 machine and with any number of worker processes. Where processes cannot be started (the kit
 in a browser, under Pyodide) the games are played one after another in the kernel itself:
-tournaments still run, only more slowly, so a browser lesson asks for fewer games.
+tournaments still run, only more slowly, so ask for fewer games there.
 
 Results: each bot's win rate with a 95% Wilson interval, the mean number of its own turns it
 took to win, its wrong accusations; the win rate of each seat and of each place in the turn
@@ -204,6 +204,8 @@ def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed
     new_game(ed, n, 0, **options)   # a bad option fails here too
     from tqdm.auto import tqdm
 
+    if not can_use_processes():
+        tqdm.monitor_interval = 0   # nor threads: tqdm's monitor thread would warn on each bar
     bar = tqdm(total=games, disable=not progress, desc=f"{ed.id} ({', '.join(specs)})",
                unit="game")
     rows: list[dict[str, Any]] = []
