@@ -168,18 +168,21 @@ def open_lesson(page, site: str, name: str) -> None:
     expect(status).to_contain_text("Idle", timeout=KERNEL_TIMEOUT)
 
 
-def run_all(page) -> None:
-    """Clear the stored outputs, run every cell, wait for the last one, and fail on an error."""
+def run_all(page, prompts: bool = True) -> None:
+    """Clear the stored outputs and run every cell; with ``prompts`` wait for the last cell and
+    check that every cell ran (the classroom folds its code away, prompts and all: its test
+    waits for the table instead). Fail on an error."""
     from playwright.sync_api import expect
 
     page.get_by_role("menuitem", name="Edit", exact=True).click()
     page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    prompts = page.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt")
-    expect(prompts.last).to_have_text(re.compile(r"^\[\d+\]:?$"), timeout=RUN_TIMEOUT)
-    for text in prompts.all_inner_texts():   # every cell ran (none skipped after an error)
-        assert re.fullmatch(r"\[\d+\]:?", text.strip()), text
+    if prompts:
+        inputs = page.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt")
+        expect(inputs.last).to_have_text(re.compile(r"^\[\d+\]:?$"), timeout=RUN_TIMEOUT)
+        for text in inputs.all_inner_texts():   # every cell ran (none skipped after an error)
+            assert re.fullmatch(r"\[\d+\]:?", text.strip()), text
     expect(page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
            .filter(has_text=re.compile("Error|Traceback"))).to_have_count(0)
 
@@ -214,16 +217,22 @@ def test_lesson_04_notepad_answers_a_click(page, site):
 
 
 def test_classroom_notebook_plays_a_turn(page, site):
-    """The classroom app (no Voici page: see docs/site/requirements.txt) run as a notebook:
-    one question at the table, and the bots answer."""
+    """The classroom app (no Voici page: see docs/site/requirements.txt) as a notebook with its
+    code folded away: Run All, one question at the table, and the bots answer."""
     from playwright.sync_api import expect
 
     open_lesson(page, site, "app/classroom.ipynb")
-    run_all(page)
+    expect(page.locator(".jp-RenderedMarkdown", has_text="To start, choose Run › Run All Cells")
+           ).to_have_count(1)
+    expect(page.get_by_text("TableChooser(")).to_have_count(0)  # the code is folded away
+    shot(page, "site-classroom-start.png")
+    run_all(page, prompts=False)
     table = page.locator(".cluedo-table")
     log = table.locator(".cluedo-table-log")
     caption = table.locator(".cluedo-notepad-caption")
-    expect(log).to_contain_text("Cluedo Card Game, 3 players (P1, P2, P3), seed 0. You are P1.")
+    expect(log).to_contain_text("Cluedo Card Game, 3 players (P1, P2, P3), seed 0. You are P1.",
+                                timeout=RUN_TIMEOUT)
+    expect(page.get_by_text("TableChooser(")).to_have_count(0)
     expect(caption).to_contain_text("P1's notepad after 0 events")
     table.scroll_into_view_if_needed()
     table.locator(".cluedo-field-card-1 select").select_option(label="Plum")

@@ -257,6 +257,23 @@ PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)",
                       "language": "python"}
 
 
+CLASSROOM = Path("app") / "classroom.ipynb"
+CLASSROOM_START = ("**To start, choose Run › Run All Cells in the menu above**, wait for the "
+                   "table to appear (Python starts in this tab: a few seconds), then play. The "
+                   "code is folded away: click the dots of a cell to see it.")
+
+
+def classroom(notebook: dict) -> None:
+    """The classroom app as near a code-free page as JupyterLab gives (there is no Voici page:
+    see requirements.txt): code folded away, no stored outputs, one line on how to start."""
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+            cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
+    notebook["cells"].insert(1, {"cell_type": "markdown", "id": "site-start", "metadata": {},
+                                 "source": CLASSROOM_START})
+
+
 def contents(target: Path) -> None:
     """The lessons and the classroom app, opening with the Pyodide kernel (whose name is
     ``python``, not ``python3``), so JupyterLite asks no kernel question."""
@@ -266,6 +283,8 @@ def contents(target: Path) -> None:
             continue
         notebook = json.loads(source.read_text())
         notebook.setdefault("metadata", {})["kernelspec"] = PYODIDE_KERNELSPEC
+        if source.relative_to(ROOT / "notebooks") == CLASSROOM:
+            classroom(notebook)
         out = target / source.relative_to(ROOT / "notebooks")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
