@@ -26,10 +26,13 @@ What it does, and why:
 5. ``jupyter lite build`` makes the site with JupyterLab and the widget manager; the lessons
    and the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
    metadata (no kernel dialog). There is no Voici page (see requirements.txt for why): the
-   classroom runs as a notebook, Run All once, then play at the table below.
+   classroom is its notebook with the code folded away and a first line on how to start.
+6. With ``--cdn`` the site holds only the lock and the three wheels Pyodide lacks (in
+   static/wheels): the kernel takes Pyodide's core from its CDN and the lock from the site,
+   and the lock names Pyodide's own wheels by their CDN address (with Pyodide's own sha256).
 
 Downloads are cached under build/site-cache, so a second build needs no network and takes
-seconds. Every download names a pinned version.
+seconds. Pyodide and every wheel the site serves have pinned versions.
 """
 
 from __future__ import annotations
@@ -72,7 +75,8 @@ KIT_DEPENDENCIES = ("networkx", "sympy", "tqdm")
 DEPENDS_CUT = {"networkx": {"matplotlib", "numpy", "setuptools"}, "ipython": {"sqlite3"}}
 """Lock dependencies that are binary Pyodide builds (not on PyPI) or unused by the kit.
 networkx imports none of them unless drawing or converting to arrays; IPython keeps its
-history in memory without sqlite3."""
+history in memory without sqlite3. (The kernel still asks for sqlite3 once as it starts: the
+browser console shows one failed fetch, and the kernel goes on.)"""
 
 EXTRA_PACKAGES = {
     # name: (version, imports, lock dependencies)
