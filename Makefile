@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 PORT   ?= 8888
 APP_PORT ?= 8866
 
-.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean
+.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,25 @@ outputs: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/whole_games.py
+
+## make site: the lessons and the classroom notebook as a static JupyterLite site in build/site,
+## Python running in the browser (Pyodide): any static host serves it (docs/site/build_site.py).
+## It runs offline (Pyodide and every wheel included); `make site CDN=1` builds a smaller site
+## that fetches Pyodide and its own wheels from Pyodide's public CDN. Downloads are cached in
+## build/site-cache, so a rebuild takes seconds.
+CDN ?=
+SITE_PORT ?= 8000
+site:
+	$(PYTHON) docs/site/build_site.py $(if $(CDN),--cdn)
+
+## make serve-site: serve build/site on http://127.0.0.1:$(SITE_PORT) (Ctrl-C stops it).
+serve-site:
+	@test -f build/site/index.html || { echo "no build/site: run make site first" >&2; exit 1; }
+	$(PYTHON) -m http.server --bind 127.0.0.1 $(SITE_PORT) --directory build/site
+
+## make site-test: build the site and open it in Chromium (tests/test_site.py), offline.
+site-test: site $(VENV)/.test-installed
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_site.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -8,7 +8,9 @@ is what the confidence intervals assume.
 
 Each game's deal, dice and bots are seeded from the tournament seed and the game's number
 alone, and the bots never look at a clock, so a tournament gives the same result on any
-machine and with any number of worker processes.
+machine and with any number of worker processes. Where processes cannot be started (the kit
+in a browser, under Pyodide) the games are played one after another in the kernel itself:
+tournaments still run, only more slowly, so ask for fewer games there.
 
 Results: each bot's win rate with a 95% Wilson interval, the mean number of its own turns it
 took to win, its wrong accusations; the win rate of each seat and of each place in the turn
@@ -22,10 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from ..rules.edition import Edition, load_edition
 from .charts import Chart, bar_chart
 
 __all__ = ["run_tournament", "TournamentResult", "Row", "wilson", "play_game", "play",
-           "save_results", "load_results"]
+           "save_results", "load_results", "can_use_processes"]
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
@@ -46,6 +47,12 @@ FORMAT = 1
 
 GAME_COLUMNS = ("seed", "first", "winner", "turns", "wrong", "actions", "finished")
 """What is saved of each game (its lineup, number and fugitive follow from the tournament)."""
+
+
+def can_use_processes() -> bool:
+    """Whether worker processes can be started. Not in a browser: Pyodide (``sys.platform``
+    "emscripten") has no processes and no threads, and its ``multiprocessing`` fails on use."""
+    return sys.platform != "emscripten"
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -173,7 +180,8 @@ def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed
     :func:`cluedo_lab.bots.make_bot`, one per seat; with ``players`` larger than the list,
     the list repeats to fill the table). Each game has its own deal and the seats turn one
     place each game (see the module docstring). ``workers`` processes play in parallel; the
-    result does not depend on how many. ``progress`` shows a progress bar (tqdm). Other
+    result does not depend on how many, and where :func:`can_use_processes` says no, one
+    process plays them all. ``progress`` shows a progress bar (tqdm). Other
     keyword ``options`` go to the game (e.g. ``dice=1`` on a board, ``clue_cards=False``).
     A game still running after ``max_actions`` actions counts as won by nobody and is marked
     unfinished."""
@@ -196,15 +204,20 @@ def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed
     new_game(ed, n, 0, **options)   # a bad option fails here too
     from tqdm.auto import tqdm
 
+    if not can_use_processes():
+        tqdm.monitor_interval = 0   # nor threads: tqdm's monitor thread would warn on each bar
     bar = tqdm(total=games, disable=not progress, desc=f"{ed.id} ({', '.join(specs)})",
                unit="game")
     rows: list[dict[str, Any]] = []
     try:
-        if workers == 1:
+        if workers == 1 or not can_use_processes():
             for index in range(games):
                 rows.append(plan.game(index))
                 bar.update()
         else:
+            from concurrent.futures import ProcessPoolExecutor  # not importable everywhere
+            from multiprocessing import get_context
+
             chunk = max(1, min(16, games // (workers * 8)))
             with ProcessPoolExecutor(workers, mp_context=get_context(),
                                      initializer=_init_worker, initargs=(plan,)) as pool:

@@ -1,0 +1,365 @@
+"""Build the classroom site: every lesson and the classroom app as a static JupyterLite site.
+
+    python3 docs/site/build_site.py            # build/site: runs offline, Pyodide included
+    python3 docs/site/build_site.py --cdn      # smaller: Pyodide and its wheels from its CDN
+
+The site runs Python in the student's browser (Pyodide, CPython compiled to WebAssembly):
+any static host can serve it and no code runs on a server. ``make site`` calls this script.
+
+What it does, and why:
+
+1. The build tools (docs/site/requirements.txt) go into their own venv under build/site-cache,
+   apart from the kit's own environment.
+2. The kit is built as a wheel from this checkout; the wheel carries data/ (the editions and
+   boards) and is checked for it.
+3. Pyodide's core (the interpreter, its standard library and its lock file) is the npm
+   registry's ``pyodide`` package. The npm package has no wheels, so every package the kernel
+   loads from the lock (micropip, IPython and its friends, sympy, networkx, tqdm) is taken from
+   PyPI, same version, pure-Python wheels only, and served next to the lock; the lock's file
+   name and sha256 are rewritten for each (Pyodide's own rebuilt wheels differ from PyPI's).
+   Dependencies that name Pyodide-built binary packages the kit never uses (networkx's numpy
+   and matplotlib, IPython's sqlite3 history) are cut from the lock: without them networkx and
+   IPython run as they do anywhere without those extras.
+4. The kit, ipywidgets and comm join the lock as packages of their own, so the kernel loads
+   them when a cell imports ``cluedo_lab`` (it loads lock packages from a cell's imports) and
+   the lessons run unchanged.
+5. ``jupyter lite build`` makes the site with JupyterLab and the widget manager; the lessons
+   and the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
+   metadata (no kernel dialog). There is no Voici page (see requirements.txt for why): the
+   classroom is its notebook with the code folded away and a first line on how to start.
+6. With ``--cdn`` the site holds only the lock and the three wheels Pyodide lacks (in
+   static/wheels): the kernel takes Pyodide's core from its CDN and the lock from the site,
+   and the lock names Pyodide's own wheels by their CDN address (with Pyodide's own sha256).
+
+Downloads are cached under build/site-cache, so a second build needs no network and takes
+seconds. Pyodide and every wheel the site serves have pinned versions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+CACHE = ROOT / "build" / "site-cache"
+VENV = CACHE / "venv"
+LITE_DIR = CACHE / "lite"          # the JupyterLite "lite dir" the build reads
+WHEELS = CACHE / "wheels"          # PyPI wheels, kept between builds
+OUTPUT = ROOT / "build" / "site"
+
+PYODIDE_VERSION = "0.29.3"
+"""The Pyodide that jupyterlite-pyodide-kernel 0.7.2 is built for (CPython 3.13)."""
+PYTHON_VERSION = "3.13"
+CDN_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
+
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "package.json")
+"""What the site needs of the npm package (not its source maps, consoles or type files)."""
+
+KERNEL_PACKAGES = ("micropip", "ipython", "jedi", "traitlets", "packaging")
+"""Lock packages the Pyodide kernel itself loads (micropip, then IPython and jedi)."""
+
+KIT_DEPENDENCIES = ("networkx", "sympy", "tqdm")
+"""The kit's own dependencies (pyproject.toml), all in Pyodide's lock."""
+
+DEPENDS_CUT = {"networkx": {"matplotlib", "numpy", "setuptools"}, "ipython": {"sqlite3"}}
+"""Lock dependencies that are binary Pyodide builds (not on PyPI) or unused by the kit.
+networkx imports none of them unless drawing or converting to arrays; IPython keeps its
+history in memory without sqlite3. (The kernel still asks for sqlite3 once as it starts: the
+browser console shows one failed fetch, and the kernel goes on.)"""
+
+EXTRA_PACKAGES = {
+    # name: (version, imports, lock dependencies)
+    "comm": ("0.2.3", ["comm"], ["traitlets"]),
+    "ipywidgets": ("8.1.9", ["ipywidgets"], ["comm", "ipython", "traitlets"]),
+}
+"""Packages the kit's views need that Pyodide's lock does not have. ipywidgets pairs with
+the jupyterlab_widgets front end pinned in requirements.txt."""
+
+KIT_IMPORTS = ["cluedo_lab"]
+
+
+def log(message: str) -> None:
+    print(f"site: {message}", flush=True)
+
+
+def run(*command: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    subprocess.run([str(c) for c in command], cwd=cwd, check=True, env=env)
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Tools
+# ---------------------------------------------------------------------------------------------
+
+def tools() -> Path:
+    """The build venv (made once; reinstalled when requirements.txt changes)."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / ".installed"
+    requirements = HERE / "requirements.txt"
+    if not python.exists():
+        log("making the build venv")
+        run(sys.executable, "-m", "venv", VENV)
+    if not stamp.exists() or stamp.stat().st_mtime < requirements.stat().st_mtime:
+        log("installing the build tools (docs/site/requirements.txt)")
+        run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+            "-r", requirements)
+        stamp.touch()
+    return python
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. The kit's wheel
+# ---------------------------------------------------------------------------------------------
+
+def kit_wheel(python: Path) -> Path:
+    """Build the kit's wheel from this checkout and check that it carries data/."""
+    out = CACHE / "kit"
+    shutil.rmtree(out, ignore_errors=True)
+    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+        "--disable-pip-version-check", "-w", out, ROOT)
+    for leftover in ("build/lib", "build/bdist.linux-x86_64"):
+        shutil.rmtree(ROOT / leftover, ignore_errors=True)
+    (wheel,) = out.glob("cluedo_lab-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for needed in ("cluedo_lab/data/editions/", "cluedo_lab/data/boards/"):
+        if not any(n.startswith(needed) for n in names):
+            sys.exit(f"site: {wheel.name} has no {needed}: check [tool.setuptools] in "
+                     "pyproject.toml")
+    return wheel
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Pyodide and the wheels its lock names
+# ---------------------------------------------------------------------------------------------
+
+def pyodide_package() -> Path:
+    """The npm registry's ``pyodide`` package, unpacked (fetched once)."""
+    npm_dir = CACHE / "npm"
+    tarball = npm_dir / f"pyodide-{PYODIDE_VERSION}.tgz"
+    unpacked = npm_dir / f"pyodide-{PYODIDE_VERSION}"
+    if not tarball.exists():
+        npm_dir.mkdir(parents=True, exist_ok=True)
+        log(f"npm pack pyodide@{PYODIDE_VERSION}")
+        run("npm", "pack", "--silent", f"pyodide@{PYODIDE_VERSION}", cwd=npm_dir)
+    if not (unpacked / "pyodide-lock.json").exists():
+        shutil.rmtree(unpacked, ignore_errors=True)
+        with tarfile.open(tarball) as tar:
+            tar.extractall(npm_dir / "tmp", filter="data")
+        (npm_dir / "tmp" / "package").rename(unpacked)
+        shutil.rmtree(npm_dir / "tmp")
+    return unpacked
+
+
+def closure(lock: dict, roots: list[str]) -> list[str]:
+    """The lock packages ``roots`` need, following the (already cut) dependencies."""
+    packages = lock["packages"]
+    seen: list[str] = []
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        key = name.lower().replace("_", "-")
+        if key in seen:
+            continue
+        if key not in packages:
+            sys.exit(f"site: {key!r} is not in Pyodide {PYODIDE_VERSION}'s lock")
+        seen.append(key)
+        todo.extend(packages[key]["depends"])
+    return sorted(seen)
+
+
+def pypi_wheel(python: Path, name: str, version: str) -> Path:
+    """The pure-Python wheel of ``name==version`` from PyPI, downloaded once into the cache."""
+    def cached() -> list[Path]:
+        prefix = f"{name.replace('-', '_')}-{version}-".lower()
+        return [w for w in WHEELS.glob("*-none-any.whl") if w.name.lower().startswith(prefix)]
+
+    found = cached()
+    if not found:
+        log(f"pip download {name}=={version}")
+        run(python, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+            "--no-deps", "--only-binary=:all:", "--python-version", PYTHON_VERSION,
+            "-d", WHEELS, f"{name}=={version}")
+        found = cached()
+    if not found:
+        sys.exit(f"site: PyPI has no pure-Python wheel of {name}=={version}; Pyodide's own "
+                 "build of it would be needed")
+    return found[0]
+
+
+def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
+               depends: list[str]) -> dict:
+    return {"name": name, "version": version, "file_name": wheel.name, "install_dir": "site",
+            "sha256": sha256(wheel), "package_type": "package", "imports": imports,
+            "depends": depends, "unvendored_tests": False}
+
+
+def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
+    """Fill ``target`` (the site's static/pyodide, or static/wheels with ``cdn``) with
+    Pyodide's core, the lock packages the kernel and the kit load, the kit and its extras, and
+    the lock rewritten to match.
+
+    With ``cdn`` only the lock and the wheels Pyodide does not have are local: the lock names
+    Pyodide's own wheels by their CDN address. Returns the packages it serves."""
+    package = pyodide_package()
+    lock = json.loads((package / "pyodide-lock.json").read_text())
+    packages = lock["packages"]
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for name, cut in DEPENDS_CUT.items():
+        packages[name]["depends"] = [d for d in packages[name]["depends"] if d not in cut]
+    served: list[str] = []
+    for name, (version, imports, depends) in EXTRA_PACKAGES.items():
+        wheel = pypi_wheel(python, name, version)
+        shutil.copy2(wheel, target / wheel.name)
+        packages[name] = lock_entry(name, version, wheel, imports, depends)
+        served.append(name)
+    kit_depends = [*KIT_DEPENDENCIES, *EXTRA_PACKAGES]
+    shutil.copy2(kit, target / kit.name)
+    packages["cluedo-lab"] = lock_entry("cluedo-lab", kit.name.split("-")[1], kit,
+                                        KIT_IMPORTS, kit_depends)
+    served.append("cluedo-lab")
+    needed = closure(lock, [*KERNEL_PACKAGES, *KIT_DEPENDENCIES])
+    if cdn:
+        for entry in packages.values():
+            if entry["name"] not in served:
+                entry["file_name"] = CDN_URL + entry["file_name"]
+    else:
+        for name in PYODIDE_FILES:
+            shutil.copy2(package / name, target / name)
+        for key in needed:
+            entry = packages[key]
+            if not entry["file_name"].endswith("-none-any.whl"):
+                sys.exit(f"site: {key} is a binary Pyodide package ({entry['file_name']}); "
+                         "PyPI has no build of it for the browser")
+            wheel = pypi_wheel(python, key, entry["version"])
+            shutil.copy2(wheel, target / wheel.name)
+            entry["file_name"], entry["sha256"] = wheel.name, sha256(wheel)
+            served.append(key)
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    return served
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. The lite dir: contents and settings
+# ---------------------------------------------------------------------------------------------
+
+PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)",
+                      "language": "python"}
+
+
+CLASSROOM = Path("app") / "classroom.ipynb"
+CLASSROOM_START = ("**To start, choose Run › Run All Cells in the menu above**, wait for the "
+                   "table to appear (Python starts in this tab: a few seconds), then play. The "
+                   "code is folded away: click the dots of a cell to see it.")
+
+
+def classroom(notebook: dict) -> None:
+    """The classroom app as near a code-free page as JupyterLab gives (there is no Voici page:
+    see requirements.txt): code folded away, no stored outputs, one line on how to start."""
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+            cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
+    notebook["cells"].insert(1, {"cell_type": "markdown", "id": "site-start", "metadata": {},
+                                 "source": CLASSROOM_START})
+
+
+def contents(target: Path) -> None:
+    """The lessons and the classroom app, opening with the Pyodide kernel (whose name is
+    ``python``, not ``python3``), so JupyterLite asks no kernel question."""
+    shutil.rmtree(target, ignore_errors=True)
+    for source in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in source.parts:
+            continue
+        notebook = json.loads(source.read_text())
+        notebook.setdefault("metadata", {})["kernelspec"] = PYODIDE_KERNELSPEC
+        if source.relative_to(ROOT / "notebooks") == CLASSROOM:
+            classroom(notebook)
+        out = target / source.relative_to(ROOT / "notebooks")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+
+
+def settings(lite_dir: Path, cdn: bool) -> None:
+    """jupyter-lite.json (what the pages read) and jupyter_lite_config.json (the build's)."""
+    kernel: dict = {"disablePyPIFallback": True}
+    if cdn:
+        # Pyodide's core from its CDN, the lock from here (the kernel makes a *URL option
+        # absolute against the site): it names Pyodide's own wheels by their CDN address and
+        # the kit, ipywidgets and comm by file names beside it.
+        kernel["pyodideUrl"] = CDN_URL + "pyodide.mjs"
+        kernel["loadPyodideOptions"] = {"lockFileURL": "./static/wheels/pyodide-lock.json"}
+    else:
+        kernel["pyodideUrl"] = "./static/pyodide/pyodide.js"
+    page = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
+        "appName": "cluedo-lab",
+        "disabledExtensions": ["@jupyterlab/apputils-extension:announcements"],
+        "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
+    # Lessons are short: render every cell, so a widget scrolled away keeps its state on screen.
+    overrides = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
+    (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2))
+    build = {"LiteBuildConfig": {
+        "apps": ["lab"],
+        "contents": ["content"],
+        "output_dir": str(OUTPUT),
+        "no_sourcemaps": True,
+        "no_unused_shared_packages": True,
+    }}
+    (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(build, indent=2))
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Build
+# ---------------------------------------------------------------------------------------------
+
+def build(cdn: bool) -> None:
+    start = time.monotonic()
+    python = tools()
+    kit = kit_wheel(python)
+    shutil.rmtree(LITE_DIR / "static", ignore_errors=True)
+    LITE_DIR.mkdir(parents=True, exist_ok=True)
+    # static/pyodide is where the kernel's build step looks for a whole Pyodide to serve
+    served = pyodide_dir(python, kit, LITE_DIR / "static" / ("wheels" if cdn else "pyodide"), cdn)
+    log(f"serving {len(served)} packages: {', '.join(sorted(served))}")
+    contents(LITE_DIR / "content")
+    settings(LITE_DIR, cdn)
+    shutil.rmtree(OUTPUT, ignore_errors=True)
+    shutil.rmtree(LITE_DIR / ".cache", ignore_errors=True)
+    for state in LITE_DIR.glob(".jupyterlite.doit.db*"):   # a fresh output needs every task
+        state.unlink()
+    env = {**os.environ, "JUPYTERLITE_NO_JUPYTER_SERVER": "0"}
+    env.pop("JUPYTERLITE_PYODIDE_URL", None)
+    run(VENV / "bin" / "jupyter", "lite", "build", "--lite-dir", LITE_DIR,
+        "--output-dir", OUTPUT, cwd=LITE_DIR, env=env)
+    if cdn:  # the build copies a whole Pyodide only: the lock and the kit's wheels go by hand
+        shutil.copytree(LITE_DIR / "static" / "wheels", OUTPUT / "static" / "wheels")
+    size = sum(p.stat().st_size for p in OUTPUT.rglob("*") if p.is_file())
+    log(f"built {OUTPUT.relative_to(ROOT)} ({size / 1e6:.0f} MB, "
+        f"{'Pyodide from its CDN' if cdn else 'offline'}) in {time.monotonic() - start:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cdn", action="store_true",
+                        help="fetch Pyodide and its own wheels from its public CDN")
+    args = parser.parse_args()
+    build(args.cdn)
+
+
+if __name__ == "__main__":
+    main()

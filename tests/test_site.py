@@ -1,0 +1,245 @@
+"""The classroom site (``make site``): the kit in a browser, with no server running Python.
+
+The first test runs anywhere: under Pyodide (``sys.platform == "emscripten"``) a tournament
+plays its games in the kernel instead of starting worker processes, which a browser has not.
+
+The others open ``build/site`` (built by ``make site``; they skip when it is missing) in
+Debian's Chromium, served by ``python -m http.server`` on 127.0.0.1, with every request to any
+other address refused, so a pass shows that the site runs offline: the kernel comes up, lessons
+00 and 04 run every cell without an error, the notepad answers a click and the classroom
+notebook plays a turn at the table. Screenshots go to ``tests/browser/screenshots/site-*.png``.
+Needs /usr/bin/chromium and the ``playwright`` package (no ``playwright install``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cluedo_lab.lab import tournament
+from cluedo_lab.lab.tournament import can_use_processes, run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "build" / "site"
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parent / "browser" / "screenshots"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync",
+                 # No name but the loopback resolves, for the page and its workers alike
+                 # (a worker's requests pass no Playwright route).
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+KERNEL_TIMEOUT = 180_000  # ms for Pyodide to start on a busy 2-core machine
+RUN_TIMEOUT = 240_000  # ms for a lesson to run to its last cell in the browser
+UI_TIMEOUT = 60_000  # ms for a widget to answer a click (bots play in the browser)
+
+
+# ---------------------------------------------------------------------------------------------
+# The single-process path, in CPython
+# ---------------------------------------------------------------------------------------------
+
+class _NoPool:
+    """Stands in for ProcessPoolExecutor: fails if a tournament tries to start processes."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise AssertionError("a worker pool was started")
+
+
+def test_in_a_browser_a_tournament_plays_in_one_process(monkeypatch):
+    import concurrent.futures
+
+    bots = ["detective", "random", "detective"]
+    alone = run_tournament("cluedo-the-card-game-2002", bots, 4, seed=3, workers=1)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _NoPool)
+    assert can_use_processes()
+    with pytest.raises(AssertionError, match="worker pool"):  # CPython: workers are processes
+        run_tournament("cluedo-the-card-game-2002", bots, 4, seed=3, workers=2)
+
+    from tqdm.auto import tqdm
+
+    monkeypatch.setattr(tqdm, "monitor_interval", 10)  # restored after the test
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert not tournament.can_use_processes()
+    in_browser = run_tournament("cluedo-the-card-game-2002", bots, 4, seed=3, workers=2)
+    assert in_browser.to_json() == alone.to_json()
+    assert tqdm.monitor_interval == 0   # nor a thread for the progress bar
+
+
+# ---------------------------------------------------------------------------------------------
+# The built site in Chromium
+# ---------------------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """Base URL of build/site served on 127.0.0.1 by Python's own static file server."""
+    if not (SITE / "index.html").exists():
+        pytest.skip("no build/site: run `make site` first (the site test does not build it)")
+    if not CHROMIUM.exists():
+        pytest.skip("the site test needs Chromium at /usr/bin/chromium "
+                    "(Debian: apt-get install chromium)")
+    pytest.importorskip("playwright.sync_api", reason="the site test needs the playwright "
+                        "package (pip install playwright; the system Chromium is used)")
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
+                               str(port), "--directory", str(SITE)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        import urllib.request
+
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/jupyter-lite.json", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    pytest.fail("python -m http.server did not answer on " + base)
+                time.sleep(0.2)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser(site):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, site):
+    """A fresh page whose every request outside the site's 127.0.0.1 server is refused; the
+    refused addresses are kept on ``page.refused`` (a test asserts there were none)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=UI_TIMEOUT)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    refused: list[str] = []
+
+    def guard(route) -> None:
+        url = route.request.url
+        if url.startswith(site + "/") or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            refused.append(url)
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.set_default_timeout(UI_TIMEOUT)
+    page.refused = refused
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def shot(target, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(SHOTS / name))
+
+
+def open_lesson(page, site: str, name: str) -> None:
+    """Open a notebook in JupyterLite and wait until its Pyodide kernel is idle."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{site}/lab/index.html?path={name}")
+    status = page.locator(".jp-StatusBar-TextItem", has_text="Python (Pyodide)")
+    expect(status).to_contain_text("Idle", timeout=KERNEL_TIMEOUT)
+
+
+def run_all(page, prompts: bool = True) -> None:
+    """Clear the stored outputs and run every cell; with ``prompts`` wait for the last cell and
+    check that every cell ran (the classroom folds its code away, prompts and all: its test
+    waits for the table instead). Fail on an error."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("menuitem", name="Edit", exact=True).click()
+    page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    if prompts:
+        inputs = page.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt")
+        expect(inputs.last).to_have_text(re.compile(r"^\[\d+\]:?$"), timeout=RUN_TIMEOUT)
+        for text in inputs.all_inner_texts():   # every cell ran (none skipped after an error)
+            assert re.fullmatch(r"\[\d+\]:?", text.strip()), text
+    expect(page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+           .filter(has_text=re.compile("Error|Traceback"))).to_have_count(0)
+
+
+def test_lesson_00_runs_in_the_browser(page, site):
+    open_lesson(page, site, "00_start_here.ipynb")
+    run_all(page)
+    shot(page, "site-00.png")
+    assert page.refused == []
+
+
+def test_lesson_04_notepad_answers_a_click(page, site):
+    from playwright.sync_api import expect
+
+    open_lesson(page, site, "04_notepad_and_stepper.ipynb")
+    run_all(page)
+    notepad = page.locator(".cluedo-notepad")
+    expect(notepad.locator(".cluedo-notepad-caption")).to_contain_text(
+        "after 8 events: 30 consistent deals")
+    explanation = notepad.locator(".cluedo-explanation")
+    cell = notepad.locator("button.cluedo-cell-peacock-envelope")
+    expect(cell).to_have_text("✓")
+    cell.scroll_into_view_if_needed()
+    cell.click()
+    expect(explanation).to_contain_text("Why the envelope holds Mrs. Peacock")
+    expect(cell).to_have_class(re.compile(r"\bcluedo-selected\b"))
+    notepad.locator("button.cluedo-cell-ballroom-cy").click()
+    expect(explanation).to_contain_text("7/10")
+    explanation.scroll_into_view_if_needed()
+    shot(page, "site-04-notepad.png")
+    assert page.refused == []
+
+
+def test_classroom_notebook_plays_a_turn(page, site):
+    """The classroom app (no Voici page: see docs/site/requirements.txt) as a notebook with its
+    code folded away: Run All, one question at the table, and the bots answer."""
+    from playwright.sync_api import expect
+
+    open_lesson(page, site, "app/classroom.ipynb")
+    expect(page.locator(".jp-RenderedMarkdown", has_text="To start, choose Run › Run All Cells")
+           ).to_have_count(1)
+    expect(page.get_by_text("TableChooser(")).to_have_count(0)  # the code is folded away
+    shot(page, "site-classroom-start.png")
+    run_all(page, prompts=False)
+    table = page.locator(".cluedo-table")
+    log = table.locator(".cluedo-table-log")
+    caption = table.locator(".cluedo-notepad-caption")
+    expect(log).to_contain_text("Cluedo Card Game, 3 players (P1, P2, P3), seed 0. You are P1.",
+                                timeout=RUN_TIMEOUT)
+    expect(page.get_by_text("TableChooser(")).to_have_count(0)
+    expect(caption).to_contain_text("P1's notepad after 0 events")
+    table.scroll_into_view_if_needed()
+    table.locator(".cluedo-field-card-1 select").select_option(label="Plum")
+    table.locator("button.cluedo-action-ask").click()
+    expect(log).to_contain_text("event 1: P1 asked about Mustard, Plum")
+    expect(log).to_contain_text("-- P3's turn --")
+    expect(caption).not_to_contain_text("after 0 events")
+    expect(table.locator(".cluedo-table-status")).to_contain_text("Your move (P1)")
+    shot(page, "site-classroom.png")
+    assert page.refused == []
