@@ -27,10 +27,12 @@ chooses between them.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 
 from ..rules.errors import ProblemTooLarge
 from .prepared import Prepared, prepare
@@ -101,8 +103,8 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         return Solution(0)
     if not prep.classes:
         solution = _solve_fixed(prep)
-    elif engine == "auto" and _few_deals(prep):
-        solution = _solve_by_listing(prep)
+    elif engine == "auto" and (listed := _try_listing(prep)) is not None:
+        solution = listed
     else:
         if max_states is not None:
             check_size(prep, max_states)
@@ -114,7 +116,9 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         if engine == "sweep":
             solution = _solve_by_sweep(prep, marginals)
         elif engine == "listing":
-            solution = _solve_by_listing(prep)
+            listed = _solve_by_listing(prep)
+            assert listed is not None, "without a budget, listing always finishes"
+            solution = listed
         elif engine == "capacity":
             solution = _solve_by_capacity(prep, marginals)
         else:
@@ -180,23 +184,60 @@ def _solve_fixed(prep: Prepared) -> Solution:
 
 
 LISTING_LIMIT = 64
-"""Up to this many ways to place the cards still open, listing them beats building a DP."""
+"""Up to this many ways to fill the open places (bounded place by place), listing the deals
+beats building a DP: records near the end of a game, with a few cards still open."""
+LISTING_BUDGET = 256
+"""Beyond that bound, listing is still tried, and given up after this many partial deals:
+a bound multiplied over the places is loose when each card has few places left (the DP's
+set-up alone costs as much as listing a few hundred)."""
 
 
-def _few_deals(prep: Prepared) -> bool:
-    ways = 1
+def _listing_bound(prep: Prepared) -> int:
+    """The ways to fill each open place from the cards that may go there, multiplied over
+    the places: a bound on the deals listed."""
+    open_to = [0] * len(prep.places)
+    by_category: list[dict[str, int]] = [{} for _ in prep.places]
     for klass in prep.classes:
-        ways *= len(klass.places) ** len(klass.members)
-        if ways > LISTING_LIMIT:
-            return False
-    return True
+        n = len(klass.members)
+        for place in klass.places:
+            open_to[place] += n
+            if prep.cat_caps[place] is not None:
+                counts = by_category[place]
+                counts[klass.category] = counts.get(klass.category, 0) + n
+    ways = 1
+    for place in prep.order:
+        per_category = prep.cat_caps[place]
+        if per_category is None:
+            ways *= math.comb(open_to[place], prep.caps[place])
+        else:
+            for category, n in per_category.items():
+                ways *= math.comb(by_category[place].get(category, 0), n)
+    return ways
 
 
-def _solve_by_listing(prep: Prepared, envelope: bool = False) -> Solution:
-    """Near the end of a game a few cards are still open: try every way to place them (and,
-    if ``envelope``, gather the envelopes too; otherwise a second listing does on demand)."""
-    free = [(card, klass.category, sorted(klass.places))
-            for klass in prep.classes for card in klass.members]
+def _try_listing(prep: Prepared) -> Solution | None:
+    """The deals listed, if there are few: always within :data:`LISTING_LIMIT`, else within
+    :data:`LISTING_BUDGET` partial deals (None if that is not enough)."""
+    bound = _listing_bound(prep)
+    if bound <= LISTING_LIMIT:
+        return _solve_by_listing(prep)
+    return _solve_by_listing(prep, budget=LISTING_BUDGET)
+
+
+def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None = None
+                      ) -> Solution | None:
+    """Near the end of a game a few cards are still open: list every deal of them, place by
+    place, each place every set of its size among the cards left that may go there (and, if
+    ``envelope``, gather the envelopes too; otherwise a second listing does on demand).
+    None if more than ``budget`` partial deals were tried."""
+    places = [i for i in prep.order if prep.caps[i] > 0]
+    allowed = {card: klass.places for klass in prep.classes for card in klass.members}
+    category = prep.categories
+    factors_at: dict[int, list[tuple[frozenset[str], tuple[Weight, ...]]]] = defaultdict(list)
+    for where, cards, weights in prep.factors:
+        factors_at[where].append((cards, weights))
+    # A card must go to the place where its last chance is: after that place, none is left.
+    last_chance = {card: max(places.index(i) for i in where) for card, where in allowed.items()}
     env = prep.env_index
     listing = envelope and env is not None and bool(prep.places[env].per_category)
     rank = ({c: i for i, c in enumerate(prep.places[env].per_category or {})}
@@ -205,38 +246,81 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False) -> Solution:
     total: Weight = 0
     cell: dict[tuple[str, str], Weight] = defaultdict(int)
     envelopes: dict[tuple[str, ...], Weight] = defaultdict(int)
-    for where in itertools.product(*(places for _, _, places in free)):
-        room = list(prep.caps)
-        limits = [dict(c) if c is not None else None for c in prep.cat_caps]
-        for (_, category, _), place in zip(free, where, strict=True):
-            room[place] -= 1
-            if (limit := limits[place]) is not None:
-                limit[category] = limit.get(category, 0) - 1
-        if any(room) or any(n for limit in limits if limit is not None
-                            for n in limit.values()):
-            continue
-        weight: Weight = prep.constant
-        for place, cards, weights in prep.factors:
-            weight *= weights[sum(1 for (card, _, _), at in zip(free, where, strict=True)
-                                  if at == place and card in cards)]
-        if not weight:
-            continue
-        total += weight
-        for (card, _, _), place in zip(free, where, strict=True):
-            cell[(card, prep.places[place].name)] += weight
-        if listing:
-            chosen = in_envelope + [card for (card, _, _), at in zip(free, where, strict=True)
-                                    if at == env]
-            envelopes[tuple(sorted(chosen, key=lambda c: rank[prep.categories[c]]))] += weight
+    chosen: list[tuple[int, tuple[str, ...]]] = []
+    tried = 0
+
+    def fills(step: int, left: list[str]) -> Iterable[tuple[str, ...]]:
+        place = places[step]
+        may = [c for c in left if place in allowed[c]]
+        must = [c for c in may if last_chance[c] == step]
+        per_category = prep.cat_caps[place]
+        if per_category is None:
+            if len(must) > prep.caps[place]:
+                return ()
+            rest = [c for c in may if last_chance[c] != step]
+            return (tuple(must) + more for more in
+                    itertools.combinations(rest, prep.caps[place] - len(must)))
+        pools = [list(itertools.combinations([c for c in may if category[c] == cat], n))
+                 for cat, n in per_category.items()]
+        needed = frozenset(must)
+        return (cards for parts in itertools.product(*pools)
+                for cards in [tuple(c for part in parts for c in part)]
+                if needed.issubset(cards))
+
+    def deal(step: int, left: list[str], weight: Weight) -> None:
+        nonlocal total, tried
+        tried += 1
+        if budget is not None and tried > budget:
+            raise _OverBudget
+        if step == len(places):
+            if left:
+                return
+            total += weight
+            for where, cards in chosen:
+                name = prep.places[where].name
+                for c in cards:
+                    cell[(c, name)] += weight
+            if listing:
+                inside = in_envelope + [c for where, cards in chosen if where == env
+                                        for c in cards]
+                envelopes[tuple(sorted(inside, key=lambda c: rank[category[c]]))] += weight
+            return
+        place = places[step]
+        for cards in fills(step, left):
+            w = weight
+            if factors_at[place]:
+                taken = set(cards)
+                for members, weights in factors_at[place]:
+                    w *= weights[len(members & taken)]
+                    if not w:
+                        break
+            if w:
+                chosen.append((place, cards))
+                deal(step + 1, [c for c in left if c not in cards], w)
+                chosen.pop()
+
+    try:
+        deal(0, list(allowed), prep.constant)
+    except _OverBudget:
+        return None
     solution = Solution(total, engine="listing", classes=_class_list(prep))
     if total:
         solution.cell = dict(cell)
         for card, where_fixed in prep.fixed.items():
             solution.cell[(card, prep.places[where_fixed].name)] = total
         solution.envelope = dict(envelopes)
-        solution._later = (None if envelope else
-                           lambda: _solve_by_listing(prep, envelope=True).envelope)
+        solution._later = None if envelope else partial(_listed_envelopes, prep)
     return solution
+
+
+class _OverBudget(Exception):
+    """Listing the deals took more than its budget."""
+
+
+def _listed_envelopes(prep: Prepared) -> dict[tuple[str, ...], Weight]:
+    listed = _solve_by_listing(prep, envelope=True)
+    assert listed is not None, "without a budget, listing always finishes"
+    return listed.envelope
 
 
 def check_size(prep: Prepared, limit: int) -> None:

@@ -117,11 +117,27 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
     cards = list(problem.categories)
     check_sizes(problem)
 
-    # 1. Fix every card that has only one place left; recompute until nothing changes.
+    # 1. Fix every card that has only one place left; recompute until nothing changes (a
+    #    card's options shrink only when a place, or the envelope's share of a category,
+    #    fills up: only then is another pass needed).
     caps = [p.size for p in places]
     cat_caps = [dict(p.per_category) if p.per_category else None for p in places]
-    allowed = {c: {index[name] for name in problem.allowed[c]} for c in cards}
+    # Cards with the same places share one set of place numbers (most cards, early on).
+    as_index: dict[frozenset[str], frozenset[int]] = {}
+    allowed: dict[str, frozenset[int]] = {}
+    for card in cards:
+        names = problem.allowed[card]
+        found = as_index.get(names)
+        if found is None:
+            found = as_index[names] = frozenset(index[name] for name in names)
+        allowed[card] = found
     fixed: dict[str, int] = {}
+    # Options need filtering only once a place (or a category's share of the envelope) is
+    # full, or where a category has no share at all.
+    deck_categories = set(problem.categories.values())
+    full = any(cap <= 0 for cap in caps) or any(
+        min(limits.values(), default=0) <= 0 or not deck_categories <= limits.keys()
+        for limits in cat_caps if limits is not None)
     changed = True
     while changed:
         changed = False
@@ -129,9 +145,11 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
             if card in fixed:
                 continue
             category = problem.categories[card]
-            options = {i for i in allowed[card] if caps[i] > 0 and
-                       ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0)}
-            allowed[card] = options
+            options = allowed[card]
+            if full:
+                options = allowed[card] = frozenset(
+                    i for i in options if caps[i] > 0 and
+                    ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0))
             if not options:
                 return None
             if len(options) == 1:
@@ -142,9 +160,12 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
                     limits[category] -= 1
                     if limits[category] < 0:
                         return None
+                    if limits[category] == 0:
+                        changed = full = True
                 if caps[where] < 0:
                     return None
-                changed = True
+                if caps[where] == 0:
+                    changed = full = True
 
     # 2. Substitute fixed cards into the factors; constant factors become a multiplier.
     #    Factors on the same cards of the same place become one (their weights multiplied):
