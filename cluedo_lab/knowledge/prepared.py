@@ -119,53 +119,53 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
 
     # 1. Fix every card that has only one place left; recompute until nothing changes (a
     #    card's options shrink only when a place, or the envelope's share of a category,
-    #    fills up: only then is another pass needed).
+    #    fills up: only then is another pass needed). Cards alike (same places, same
+    #    category) are fixed or kept together: a record has few such kinds.
     caps = [p.size for p in places]
     cat_caps = [dict(p.per_category) if p.per_category else None for p in places]
-    # Cards with the same places share one set of place numbers (most cards, early on).
-    as_index: dict[frozenset[str], frozenset[int]] = {}
-    allowed: dict[str, frozenset[int]] = {}
+    categories = problem.categories
+    alike: dict[tuple[frozenset[str], str], list[str]] = defaultdict(list)
     for card in cards:
-        names = problem.allowed[card]
-        found = as_index.get(names)
-        if found is None:
-            found = as_index[names] = frozenset(index[name] for name in names)
-        allowed[card] = found
+        alike[(problem.allowed[card], categories[card])].append(card)
+    pending = [(frozenset(index[name] for name in names), category, members)
+               for (names, category), members in alike.items()]
     fixed: dict[str, int] = {}
     # Options need filtering only once a place (or a category's share of the envelope) is
     # full, or where a category has no share at all.
-    deck_categories = set(problem.categories.values())
+    deck_categories = set(categories.values())
     full = any(cap <= 0 for cap in caps) or any(
         min(limits.values(), default=0) <= 0 or not deck_categories <= limits.keys()
         for limits in cat_caps if limits is not None)
     changed = True
     while changed:
         changed = False
-        for card in cards:
-            if card in fixed:
-                continue
-            category = problem.categories[card]
-            options = allowed[card]
+        left = []
+        for options, category, members in pending:
             if full:
-                options = allowed[card] = frozenset(
+                options = frozenset(
                     i for i in options if caps[i] > 0 and
                     ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0))
             if not options:
                 return None
-            if len(options) == 1:
-                (where,) = options
+            if len(options) > 1:
+                left.append((options, category, members))
+                continue
+            (where,) = options
+            for card in members:
                 fixed[card] = where
-                caps[where] -= 1
-                if (limits := cat_caps[where]) is not None:
-                    limits[category] -= 1
-                    if limits[category] < 0:
-                        return None
-                    if limits[category] == 0:
-                        changed = full = True
-                if caps[where] < 0:
+            caps[where] -= len(members)
+            if (limits := cat_caps[where]) is not None:
+                limits[category] -= len(members)
+                if limits[category] < 0:
                     return None
-                if caps[where] == 0:
+                if limits[category] == 0:
                     changed = full = True
+            if caps[where] < 0:
+                return None
+            if caps[where] == 0:
+                changed = full = True
+        pending = left
+    allowed = {card: options for options, _, members in pending for card in members}
 
     # 2. Substitute fixed cards into the factors; constant factors become a multiplier.
     #    Factors on the same cards of the same place become one (their weights multiplied):
