@@ -125,11 +125,11 @@ def solve(problem: Problem, envelope: str | None = "envelope",
             solution = _solve_by_place(prep, marginals)
     env = prep.env_index
     if solution.total and env is not None and prep.places[env].per_category:
-        table = solution._later
-        if table is not None and max_states is not None:
+        later = solution._later
+        if later is not None and max_states is not None:
             def checked() -> dict[tuple[str, ...], Weight]:
                 check_envelopes(prep, max_states)
-                return table()
+                return later()
             solution._later = checked
         if want_envelope:
             solution.envelope_weights()
