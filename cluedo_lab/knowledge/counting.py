@@ -186,10 +186,10 @@ def _solve_fixed(prep: Prepared) -> Solution:
 LISTING_LIMIT = 64
 """Up to this many ways to fill the open places (bounded place by place), listing the deals
 beats building a DP: records near the end of a game, with a few cards still open."""
-LISTING_BUDGET = 256
-"""Beyond that bound, listing is still tried, and given up after this many partial deals:
+LISTING_BUDGET = 128
+"""Beyond that bound, listing is still tried, and given up after this many fillings tried:
 a bound multiplied over the places is loose when each card has few places left (the DP's
-set-up alone costs as much as listing a few hundred)."""
+set-up alone costs as much as trying a hundred or so)."""
 
 
 def _listing_bound(prep: Prepared) -> int:
@@ -217,7 +217,7 @@ def _listing_bound(prep: Prepared) -> int:
 
 def _try_listing(prep: Prepared) -> Solution | None:
     """The deals listed, if there are few: always within :data:`LISTING_LIMIT`, else within
-    :data:`LISTING_BUDGET` partial deals (None if that is not enough)."""
+    :data:`LISTING_BUDGET` fillings tried (None if that is not enough)."""
     bound = _listing_bound(prep)
     if bound <= LISTING_LIMIT:
         return _solve_by_listing(prep)
@@ -229,7 +229,7 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None
     """Near the end of a game a few cards are still open: list every deal of them, place by
     place, each place every set of its size among the cards left that may go there (and, if
     ``envelope``, gather the envelopes too; otherwise a second listing does on demand).
-    None if more than ``budget`` partial deals were tried."""
+    None if more than ``budget`` fillings of a place were tried."""
     places = [i for i in prep.order if prep.caps[i] > 0]
     allowed = {card: klass.places for klass in prep.classes for card in klass.members}
     category = prep.categories
@@ -265,13 +265,18 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None
         needed = frozenset(must)
         return (cards for parts in itertools.product(*pools)
                 for cards in [tuple(c for part in parts for c in part)]
-                if needed.issubset(cards))
+                if spend() and needed.issubset(cards))
 
-    def deal(step: int, left: list[str], weight: Weight) -> None:
-        nonlocal total, tried
+    def spend() -> bool:
+        """Count one filling tried against the budget."""
+        nonlocal tried
         tried += 1
         if budget is not None and tried > budget:
             raise _OverBudget
+        return True
+
+    def deal(step: int, left: list[str], weight: Weight) -> None:
+        nonlocal total
         if step == len(places):
             if left:
                 return
@@ -286,7 +291,10 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None
                 envelopes[tuple(sorted(inside, key=lambda c: rank[category[c]]))] += weight
             return
         place = places[step]
+        hand = prep.cat_caps[place] is None
         for cards in fills(step, left):
+            if hand:
+                spend()
             w = weight
             if factors_at[place]:
                 taken = set(cards)
