@@ -117,6 +117,7 @@ def test_listing_within_a_budget_or_given_up(seed, budget, monkeypatch):
     """The automatic choice tries listing the deals within a budget: given up after a few
     partial deals (the DP then counts) or finished, the answer is the brute force's."""
     monkeypatch.setattr(counting, "LISTING_LIMIT", 0)
+    monkeypatch.setattr(counting, "LISTING_TRIED", 10**9)
     monkeypatch.setattr(counting, "LISTING_BUDGET", budget)
     problem = random_problem(random.Random(1000 + seed))
     total, cell, envelope = brute(problem)

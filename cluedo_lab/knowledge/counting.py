@@ -186,10 +186,11 @@ def _solve_fixed(prep: Prepared) -> Solution:
 LISTING_LIMIT = 64
 """Up to this many ways to fill the open places (bounded place by place), listing the deals
 beats building a DP: records near the end of a game, with a few cards still open."""
-LISTING_BUDGET = 128
-"""Beyond that bound, listing is still tried, and given up after this many fillings tried:
-a bound multiplied over the places is loose when each card has few places left (the DP's
-set-up alone costs as much as trying a hundred or so)."""
+LISTING_TRIED = 10_000
+LISTING_BUDGET = 256
+"""Up to a bound of :data:`LISTING_TRIED`, listing is still tried, and given up after this
+many fillings: a bound multiplied over the places is loose when each card has few places
+left (the DP's set-up alone costs as much as trying a few hundred)."""
 
 
 def _listing_bound(prep: Prepared) -> int:
@@ -217,11 +218,14 @@ def _listing_bound(prep: Prepared) -> int:
 
 def _try_listing(prep: Prepared) -> Solution | None:
     """The deals listed, if there are few: always within :data:`LISTING_LIMIT`, else within
-    :data:`LISTING_BUDGET` fillings tried (None if that is not enough)."""
+    :data:`LISTING_BUDGET` fillings tried up to a bound of :data:`LISTING_TRIED` (None if
+    that is not enough, or not tried)."""
     bound = _listing_bound(prep)
     if bound <= LISTING_LIMIT:
         return _solve_by_listing(prep)
-    return _solve_by_listing(prep, budget=LISTING_BUDGET)
+    if bound <= LISTING_TRIED:
+        return _solve_by_listing(prep, budget=LISTING_BUDGET)
+    return None
 
 
 def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None = None
