@@ -146,9 +146,9 @@ def _envelopes(prep: Prepared, choices: Iterable[tuple[Mapping[int, int], Weight
     for ks, weight in choices:
         if not weight:
             continue
-        keys = prep.envelope_cards(ks)
+        keys = prep.envelope_keys(ks)
         share = divide(weight * prep.constant, len(keys))
-        for key, _ in keys:
+        for key in keys:
             out[key] = out.get(key, 0) + share
     return out
 

@@ -171,6 +171,8 @@ class Knowledge:
                                       envelope=True).envelope
             self._envelope = (self._solution, weights)
         total = self._solution.total
+        if isinstance(total, int):      # whole counts: one normalisation per envelope
+            return {k: Fraction(v, total) for k, v in sorted(self._envelope[1].items()) if v}
         return {k: Fraction(v) / total for k, v in sorted(self._envelope[1].items()) if v}
 
     def solution(self) -> tuple[str, ...] | None:

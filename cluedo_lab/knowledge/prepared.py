@@ -93,20 +93,30 @@ class Prepared:
 
     def envelope_cards(self, ks: Mapping[int, int]) -> list[tuple[tuple[str, ...], Fraction]]:
         """The envelopes a choice of classes stands for, each with its equal share."""
+        keys = self.envelope_keys(ks)
+        share = Fraction(1, len(keys))
+        return [(key, share) for key in keys]
+
+    def envelope_keys(self, ks: Mapping[int, int]) -> list[tuple[str, ...]]:
+        """The envelopes (card ids in category order) a choice of how many cards of each
+        class lie there stands for: one per way to pick those cards from their classes."""
+        rank, fixed_here = self._envelope_order
+        pools = [list(itertools.combinations(self.classes[k].members, n))
+                 for k, n in ks.items() if n]
+        return [tuple(sorted(fixed_here + [c for part in combo for c in part],
+                             key=rank.__getitem__))
+                for combo in itertools.product(*pools)]
+
+    @cached_property
+    def _envelope_order(self) -> tuple[dict[str, int], list[str]]:
+        """Each card's category rank in the envelope, and the cards fixed there."""
         assert self.env_index is not None, "only a problem with an envelope has its cards"
         per_category = self.places[self.env_index].per_category
         assert per_category is not None, "the envelope holds cards by category"
-        rank = {c: i for i, c in enumerate(per_category)}
-        fixed_here = [c for c, w in self.fixed.items() if w == self.env_index]
-        pools = [list(itertools.combinations(self.classes[k].members, n))
-                 for k, n in ks.items() if n]
-        ways = math.prod(len(pool) for pool in pools)
-        out = []
-        for combo in itertools.product(*pools):
-            chosen = fixed_here + [c for part in combo for c in part]
-            key = tuple(sorted(chosen, key=lambda c: rank[self.categories[c]]))
-            out.append((key, Fraction(1, ways)))
-        return out
+        order = {c: i for i, c in enumerate(per_category)}
+        rank = {card: order.get(category, len(order))
+                for card, category in self.categories.items()}
+        return rank, [c for c, w in self.fixed.items() if w == self.env_index]
 
 
 def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] = frozenset(),
