@@ -63,7 +63,10 @@ def describe(row: dict) -> str:
     f = row["features"]
     steps = [x["steps"] for x in f]
     events = [x["events"] for x in f]
-    share = (lambda key: f"{sum(bool(x.get(key)) for x in f) / len(f):.0%}" if f else "-")
+
+    def share(key: str) -> str:
+        return f"{sum(bool(x.get(key)) for x in f) / len(f):.0%}" if f else "-"
+
     extra = ""
     if row["kind"] == "chance" and f:
         extra = f" denominators {_spread([x['denominator'] for x in f])}"
