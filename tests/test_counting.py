@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 
+from cluedo_lab.knowledge import counting
 from cluedo_lab.knowledge.counting import solve
 from cluedo_lab.knowledge.prepared import prepare
 from cluedo_lab.knowledge.problem import (
@@ -108,6 +109,31 @@ def test_counts_marginals_and_envelope_match_brute_force(seed, engine):
                 for k, v in envelope.items() if v}
     got = {k: v for k, v in solution.envelope.items() if v}
     assert got == expected
+
+
+@pytest.mark.parametrize("budget", [3, 10**6])
+@pytest.mark.parametrize("seed", range(40))
+def test_listing_within_a_budget_or_given_up(seed, budget, monkeypatch):
+    """The automatic choice tries listing the deals within a budget: given up after a few
+    partial deals (the DP then counts) or finished, the answer is the brute force's."""
+    monkeypatch.setattr(counting, "LISTING_LIMIT", 0)
+    monkeypatch.setattr(counting, "LISTING_TRIED", 10**9)
+    monkeypatch.setattr(counting, "LISTING_BUDGET", budget)
+    problem = random_problem(random.Random(1000 + seed))
+    total, cell, envelope = brute(problem)
+    solution = solve(problem)
+    assert solution.total == total
+    if total == 0:
+        return
+    if budget > 1000:
+        assert solution.engine in ("listing", "fixed")
+    for card in problem.categories:
+        for place in problem.places:
+            assert Fraction(solution.cell.get((card, place.name), 0)) == cell[(card, place.name)]
+    order = {f"cat{i}": i for i in range(3)}
+    assert {k: v for k, v in solution.envelope.items() if v} == {
+        tuple(sorted(k, key=lambda c: order[problem.categories[c]])): v
+        for k, v in envelope.items() if v}
 
 
 def test_interchangeable_cards_are_counted_with_binomials():

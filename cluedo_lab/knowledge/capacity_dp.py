@@ -41,6 +41,8 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
                         slots.append((place, cat))
                         start_caps.append(n)
         self.slots = slots
+        # The envelope's slots (one per category): their fillers make the envelope's contents.
+        self.envelope_slots = frozenset(i for i, (_, cat) in enumerate(slots) if cat is not None)
         slot_of = {slot: i for i, slot in enumerate(slots)}
         self.start_caps = tuple(start_caps)
         self.allowed = [[slot_of[(p, None if cat_caps[p] is None else k.category)]
@@ -90,9 +92,10 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
         # Interchangeable slots: the same size, open to the same classes, in no observation
         # (two players nobody has learned anything about). Swapping them maps deals to deals,
         # so a state counts the same with their room left in either order: keep one order.
+        # The envelope's slots stay apart: which class fills them is its distribution.
         groups: dict[tuple[int, tuple[bool, ...]], list[int]] = defaultdict(list)
         for i in range(len(slots)):
-            if any(i in fs for fs in self.factor_slots):
+            if i in self.envelope_slots or any(i in fs for fs in self.factor_slots):
                 continue
             groups[(self.start_caps[i],
                     tuple(i in allowed for allowed in self.allowed))].append(i)
@@ -252,6 +255,52 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
                 if total:
                     for i in group:
                         result[(k, i)] = divide(total, len(group))
+        return result
+
+    def envelope_weights(self) -> dict[tuple[tuple[int, int], ...], Weight]:
+        """Σ over deals, by which classes fill the envelope's slots: keys are ((class, cards
+        it puts there), ...) in the order the classes are placed.
+
+        One forward pass over the moves the count already made: a state carries, for each
+        way the envelope's slots filled so far were filled, the weight of the partial deals
+        that did so. When a move fills the last slot, the ways to complete from its state
+        (memoised by the count) finish those deals, and they are carried no further; before
+        the first slot is filled a state carries one entry. So only the states between the
+        first and the last envelope card carry more than one."""
+        result: dict[tuple[tuple[int, int], ...], Weight] = defaultdict(int)
+        if not self.ways(0, self.start):
+            return result
+        slots = sorted(self.envelope_slots)
+        layer: dict[Caps, dict[tuple[tuple[int, int], ...], Weight]] = {self.start: {(): 1}}
+        for step in range(self.steps):
+            k = self.order[step]
+            last = step + 1 == self.steps
+            following: dict[Caps, dict[tuple[tuple[int, int], ...], Weight]] = {}
+            ways = self._ways[step + 1] if not last else {}
+            for state, partial in layer.items():
+                for new, weight, split in self.transitions(step, state):
+                    rest: Weight
+                    if last:
+                        rest = 0 if any(new[0]) else 1
+                    else:
+                        found = ways.get(new)
+                        rest = found if found is not None else self.ways(step + 1, new)
+                    if not rest:
+                        continue
+                    taken = tuple((k, split[i]) for i in slots if split.get(i))
+                    if not any(new[0][i] for i in slots):
+                        # The envelope is complete: finish these deals now.
+                        through = weight * rest
+                        for choice, forward in partial.items():
+                            result[choice + taken] += forward * through
+                        continue
+                    target = following.get(new)
+                    if target is None:
+                        target = following[new] = {}
+                    for choice, forward in partial.items():
+                        key = choice + taken if taken else choice
+                        target[key] = target.get(key, 0) + forward * weight
+            layer = following
         return result
 
 

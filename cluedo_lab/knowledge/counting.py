@@ -14,21 +14,29 @@ places one at a time evaluates each factor at once: the state between places is 
 cards of each class are still to be placed. Early in a game a few classes cover the whole deck;
 late in a game most cards are placed and drop out.
 
-The problem lives in :mod:`.problem`, its reduction to classes in :mod:`.prepared`, the two DPs
-in :mod:`.place_dp` and :mod:`.capacity_dp`; this module chooses between them.
+The envelope distribution comes from the DP that counted the table, on first use: the sweep
+fills the envelope first, so its first moves times the memoised ways to complete them are the
+distribution; the capacity DP makes one more forward pass over its moves, carrying which
+classes filled the envelope so far. Neither counts again per envelope.
+
+The problem lives in :mod:`.problem`, its reduction to classes in :mod:`.prepared`, the DPs in
+:mod:`.sweep_dp`, :mod:`.capacity_dp` and :mod:`.place_dp` (for tests and lessons); this module
+chooses between them.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 
 from ..rules.errors import ProblemTooLarge
 from .prepared import Prepared, prepare
-from .problem import Place, Problem, Weight, divide, exact
+from .problem import Problem, Weight, divide
 
 
 @dataclass
@@ -42,11 +50,28 @@ class Solution:
     engine: str = ""
     states: int = 0
     """The DP that counted, and how many states it memoised (for benchmarks)."""
+    _later: Callable[[], dict[tuple[str, ...], Weight]] | None = field(
+        default=None, repr=False, compare=False)
+    _ready: bool = field(default=False, repr=False, compare=False)
 
     def probability(self, card: str, place: str) -> Fraction:
         if self.total == 0:
             raise ZeroDivisionError("no deal is consistent")
         return Fraction(self.cell.get((card, place), 0)) / self.total
+
+    def envelope_weights(self) -> dict[tuple[str, ...], Weight] | None:
+        """The weight of each envelope content, read on first use from the DP that counted
+        (its memo holds every count it needs, so this costs one more pass over its moves, not
+        a new count); None once the DP has been let go (:meth:`release`) before."""
+        if self._later is not None:
+            self.envelope = self._later()
+            self._later = None
+            self._ready = True
+        return self.envelope if self._ready else None
+
+    def release(self) -> None:
+        """Let go of the counting DP kept for the envelope (its memo can be large)."""
+        self._later = None
 
 
 ENGINES = ("auto", "sweep", "place", "capacity", "listing")
@@ -61,152 +86,273 @@ def solve(problem: Problem, envelope: str | None = "envelope",
           want_envelope: bool = True, marginals: bool = True, engine: str = "auto",
           max_states: int | None = MAX_STATES) -> Solution:
     """Count the consistent deals, every card × place weight (``marginals``) and, if
-    ``envelope`` names a place with ``per_category``, the weight of each envelope content.
+    ``envelope`` names a place with ``per_category``, the weight of each envelope content
+    (now if ``want_envelope``, else on first use of :meth:`Solution.envelope_weights`).
 
     Two exact DPs do the counting (see the module docstring); each problem goes to the one
     whose work is bounded lower (``engine`` forces one, for tests and lessons).
 
     Before any counting, the states each DP may need are bounded; if both bounds exceed
     ``max_states`` (None: no limit), :class:`~cluedo_lab.rules.errors.ProblemTooLarge` says
-    so, and so does a wanted envelope distribution with more possible envelopes than that."""
+    so, and so does an envelope distribution asked for with more possible envelopes than
+    that."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     prep = prepare(problem, envelope)
     if prep is None:
         return Solution(0)
     if not prep.classes:
-        return _solve_fixed(prep, want_envelope)
-    if engine == "auto" and _few_deals(prep):
-        return _solve_by_listing(prep, want_envelope)
-    if max_states is not None:
-        check_size(prep, max_states, want_envelope)
-    if engine == "auto":
-        engine = choose_engine(prep)
-    if engine == "sweep":
-        return _solve_by_sweep(prep, want_envelope, marginals)
-    if engine == "listing":
-        return _solve_by_listing(prep, want_envelope)
-    if engine == "capacity":
-        return _solve_by_capacity(problem, prep, envelope, want_envelope, marginals)
-    dp, start, constant, places, order = prep.dp, prep.start, prep.constant, prep.places, \
-        prep.order
-    solution = Solution(dp.ways(0, start) * constant)
-    if solution.total == 0:
-        return solution
-
-    # 5. Marginals by a forward pass over the same transitions.
-    if marginals:
-        for card, where in prep.fixed.items():
-            solution.cell[(card, places[where].name)] = solution.total
-        for (step, k), weight in dp.class_weights(start).items():
-            klass = prep.classes[k]
-            share = divide(weight * constant, len(klass.members))
-            for member in klass.members:
-                cell = (member, places[order[step]].name)
-                solution.cell[cell] = solution.cell.get(cell, 0) + share
-
-    # 6. Envelope contents from the envelope's own choices.
-    solution.classes = _class_list(prep)
-    if want_envelope and prep.env_index is not None and places[prep.env_index].per_category:
-        if order and order[0] == prep.env_index:
-            choices = [(ks, weight * dp.ways(1, new)) for new, weight, ks in
-                       prep.envelope_choices()]
+        solution = _solve_fixed(prep)
+    elif engine == "auto" and (listed := _try_listing(prep)) is not None:
+        solution = listed
+    else:
+        if max_states is not None:
+            check_size(prep, max_states)
+            env = prep.env_index
+            if want_envelope and env is not None and prep.places[env].per_category:
+                check_envelopes(prep, max_states)
+        if engine == "auto":
+            engine = choose_engine(prep)
+        if engine == "sweep":
+            solution = _solve_by_sweep(prep, marginals)
+        elif engine == "listing":
+            listed = _solve_by_listing(prep)
+            assert listed is not None, "without a budget, listing always finishes"
+            solution = listed
+        elif engine == "capacity":
+            solution = _solve_by_capacity(prep, marginals)
         else:
-            choices = [({}, dp.ways(0, start))]
-        for ks, weight in choices:
-            if not weight:
-                continue
-            for key, share in prep.envelope_cards(ks):
-                value = exact(weight * constant * share)
-                solution.envelope[key] = solution.envelope.get(key, 0) + value
+            solution = _solve_by_place(prep, marginals)
+    env = prep.env_index
+    if solution.total and env is not None and prep.places[env].per_category:
+        later = solution._later
+        if later is not None and max_states is not None:
+            def checked() -> dict[tuple[str, ...], Weight]:
+                check_envelopes(prep, max_states)
+                return later()
+            solution._later = checked
+        if want_envelope:
+            solution.envelope_weights()
+    else:
+        solution._later = None
     return solution
 
 
-def _solve_fixed(prep: Prepared, want_envelope: bool) -> Solution:
+def _envelopes(prep: Prepared, choices: Iterable[tuple[Mapping[int, int], Weight]]
+               ) -> dict[tuple[str, ...], Weight]:
+    """Envelope contents from choices of how many cards of each class it holds, each with
+    its weight: a choice stands for its envelopes in equal shares."""
+    out: dict[tuple[str, ...], Weight] = {}
+    for ks, weight in choices:
+        if not weight:
+            continue
+        keys = prep.envelope_keys(ks)
+        share = divide(weight * prep.constant, len(keys))
+        for key in keys:
+            out[key] = out.get(key, 0) + share
+    return out
+
+
+def _solve_by_place(prep: Prepared, marginals: bool) -> Solution:
+    """The place DP (kept for tests and lessons: the sweep does the same, and better)."""
+    dp, start, order = prep.dp, prep.start, prep.order
+    solution = Solution(dp.ways(0, start) * prep.constant, engine="place",
+                        classes=_class_list(prep))
+    if solution.total == 0:
+        return solution
+    if marginals:
+        _fill_cells(solution, prep, ((k, order[step], weight)
+                                     for (step, k), weight in dp.class_weights(start).items()))
+
+    def envelope() -> dict[tuple[str, ...], Weight]:
+        if order and order[0] == prep.env_index:
+            return _envelopes(prep, ((ks, weight * dp.ways(1, new))
+                                     for new, weight, ks in prep.envelope_choices()))
+        return _envelopes(prep, [({}, dp.ways(0, start))])
+
+    solution._later = envelope
+    return solution
+
+
+def _solve_fixed(prep: Prepared) -> Solution:
     """Every card has one place left (a record solved to the end): one deal, no DP."""
     solution = Solution(prep.constant, engine="fixed", classes=_class_list(prep))
     for card, where in prep.fixed.items():
         solution.cell[(card, prep.places[where].name)] = prep.constant
-    env = prep.env_index
-    if want_envelope and env is not None and prep.places[env].per_category:
-        for key, share in prep.envelope_cards({}):
-            solution.envelope[key] = exact(prep.constant * share)
+    solution._later = lambda: _envelopes(prep, [({}, 1)])
     return solution
 
 
 LISTING_LIMIT = 64
-"""Up to this many ways to place the cards still open, listing them beats building a DP."""
+"""Up to this many ways to fill the open places (bounded place by place), listing the deals
+beats building a DP: records near the end of a game, with a few cards still open."""
+LISTING_TRIED = 10_000
+LISTING_BUDGET = 256
+"""Up to a bound of :data:`LISTING_TRIED`, listing is still tried, and given up after this
+many fillings: a bound multiplied over the places is loose when each card has few places
+left (the DP's set-up alone costs as much as trying a few hundred)."""
 
 
-def _few_deals(prep: Prepared) -> bool:
-    ways = 1
+def _listing_bound(prep: Prepared) -> int:
+    """The ways to fill each open place from the cards that may go there, multiplied over
+    the places: a bound on the deals listed."""
+    open_to = [0] * len(prep.places)
+    by_category: list[dict[str, int]] = [{} for _ in prep.places]
     for klass in prep.classes:
-        ways *= len(klass.places) ** len(klass.members)
-        if ways > LISTING_LIMIT:
-            return False
-    return True
+        n = len(klass.members)
+        for place in klass.places:
+            open_to[place] += n
+            if prep.cat_caps[place] is not None:
+                counts = by_category[place]
+                counts[klass.category] = counts.get(klass.category, 0) + n
+    ways = 1
+    for place in prep.order:
+        per_category = prep.cat_caps[place]
+        if per_category is None:
+            ways *= math.comb(open_to[place], prep.caps[place])
+        else:
+            for category, n in per_category.items():
+                ways *= math.comb(by_category[place].get(category, 0), n)
+    return ways
 
 
-def _solve_by_listing(prep: Prepared, want_envelope: bool) -> Solution:
-    """Near the end of a game a few cards are still open: try every way to place them."""
-    free = [(card, klass.category, sorted(klass.places))
-            for klass in prep.classes for card in klass.members]
+def _try_listing(prep: Prepared) -> Solution | None:
+    """The deals listed, if there are few: always within :data:`LISTING_LIMIT`, else within
+    :data:`LISTING_BUDGET` fillings tried up to a bound of :data:`LISTING_TRIED` (None if
+    that is not enough, or not tried)."""
+    bound = _listing_bound(prep)
+    if bound <= LISTING_LIMIT:
+        return _solve_by_listing(prep)
+    if bound <= LISTING_TRIED:
+        return _solve_by_listing(prep, budget=LISTING_BUDGET)
+    return None
+
+
+def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None = None
+                      ) -> Solution | None:
+    """Near the end of a game a few cards are still open: list every deal of them, place by
+    place, each place every set of its size among the cards left that may go there (and, if
+    ``envelope``, gather the envelopes too; otherwise a second listing does on demand).
+    None if more than ``budget`` fillings of a place were tried."""
+    places = [i for i in prep.order if prep.caps[i] > 0]
+    allowed = {card: klass.places for klass in prep.classes for card in klass.members}
+    category = prep.categories
+    factors_at: dict[int, list[tuple[frozenset[str], tuple[Weight, ...]]]] = defaultdict(list)
+    for where, cards, weights in prep.factors:
+        factors_at[where].append((cards, weights))
+    # A card must go to the place where its last chance is: after that place, none is left.
+    last_chance = {card: max(places.index(i) for i in where) for card, where in allowed.items()}
     env = prep.env_index
-    listing = want_envelope and env is not None and bool(prep.places[env].per_category)
+    listing = envelope and env is not None and bool(prep.places[env].per_category)
     rank = ({c: i for i, c in enumerate(prep.places[env].per_category or {})}
             if listing and env is not None else {})
     in_envelope = [c for c, w in prep.fixed.items() if w == env]
     total: Weight = 0
     cell: dict[tuple[str, str], Weight] = defaultdict(int)
-    envelope: dict[tuple[str, ...], Weight] = defaultdict(int)
-    for where in itertools.product(*(places for _, _, places in free)):
-        room = list(prep.caps)
-        limits = [dict(c) if c is not None else None for c in prep.cat_caps]
-        for (_, category, _), place in zip(free, where, strict=True):
-            room[place] -= 1
-            if (limit := limits[place]) is not None:
-                limit[category] = limit.get(category, 0) - 1
-        if any(room) or any(n for limit in limits if limit is not None
-                            for n in limit.values()):
-            continue
-        weight: Weight = prep.constant
-        for place, cards, weights in prep.factors:
-            weight *= weights[sum(1 for (card, _, _), at in zip(free, where, strict=True)
-                                  if at == place and card in cards)]
-        if not weight:
-            continue
-        total += weight
-        for (card, _, _), place in zip(free, where, strict=True):
-            cell[(card, prep.places[place].name)] += weight
-        if listing:
-            chosen = in_envelope + [card for (card, _, _), at in zip(free, where, strict=True)
-                                    if at == env]
-            envelope[tuple(sorted(chosen, key=lambda c: rank[prep.categories[c]]))] += weight
+    envelopes: dict[tuple[str, ...], Weight] = defaultdict(int)
+    chosen: list[tuple[int, tuple[str, ...]]] = []
+    tried = 0
+
+    def fills(step: int, left: list[str]) -> Iterable[tuple[str, ...]]:
+        place = places[step]
+        may = [c for c in left if place in allowed[c]]
+        must = [c for c in may if last_chance[c] == step]
+        per_category = prep.cat_caps[place]
+        if per_category is None:
+            if len(must) > prep.caps[place]:
+                return ()
+            rest = [c for c in may if last_chance[c] != step]
+            return (tuple(must) + more for more in
+                    itertools.combinations(rest, prep.caps[place] - len(must)))
+        pools = [list(itertools.combinations([c for c in may if category[c] == cat], n))
+                 for cat, n in per_category.items()]
+        needed = frozenset(must)
+        return (cards for parts in itertools.product(*pools)
+                for cards in [tuple(c for part in parts for c in part)]
+                if spend() and needed.issubset(cards))
+
+    def spend() -> bool:
+        """Count one filling tried against the budget."""
+        nonlocal tried
+        tried += 1
+        if budget is not None and tried > budget:
+            raise _OverBudget
+        return True
+
+    def deal(step: int, left: list[str], weight: Weight) -> None:
+        nonlocal total
+        if step == len(places):
+            if left:
+                return
+            total += weight
+            for where, cards in chosen:
+                name = prep.places[where].name
+                for c in cards:
+                    cell[(c, name)] += weight
+            if listing:
+                inside = in_envelope + [c for where, cards in chosen if where == env
+                                        for c in cards]
+                envelopes[tuple(sorted(inside, key=lambda c: rank[category[c]]))] += weight
+            return
+        place = places[step]
+        hand = prep.cat_caps[place] is None
+        for cards in fills(step, left):
+            if hand:
+                spend()
+            w = weight
+            if factors_at[place]:
+                taken = set(cards)
+                for members, weights in factors_at[place]:
+                    w *= weights[len(members & taken)]
+                    if not w:
+                        break
+            if w:
+                chosen.append((place, cards))
+                deal(step + 1, [c for c in left if c not in cards], w)
+                chosen.pop()
+
+    try:
+        deal(0, list(allowed), prep.constant)
+    except _OverBudget:
+        return None
     solution = Solution(total, engine="listing", classes=_class_list(prep))
     if total:
         solution.cell = dict(cell)
         for card, where_fixed in prep.fixed.items():
             solution.cell[(card, prep.places[where_fixed].name)] = total
-        solution.envelope = dict(envelope)
+        solution.envelope = dict(envelopes)
+        solution._later = None if envelope else partial(_listed_envelopes, prep)
     return solution
 
 
-def check_size(prep: Prepared, limit: int, want_envelope: bool) -> None:
+class _OverBudget(Exception):
+    """Listing the deals took more than its budget."""
+
+
+def _listed_envelopes(prep: Prepared) -> dict[tuple[str, ...], Weight]:
+    listed = _solve_by_listing(prep, envelope=True)
+    assert listed is not None, "without a budget, listing always finishes"
+    return listed.envelope
+
+
+def check_size(prep: Prepared, limit: int) -> None:
     """Refuse, before spending memory, a problem whose every DP may need more than ``limit``
-    states (or, if the envelope distribution is wanted, that has more possible envelopes)."""
+    states."""
     states = prep.sweep_dp.bounds()[0]
     if states > limit:
         states = min(states, prep.capacity_dp.bounds()[0])
     if states > limit:
         raise ProblemTooLarge("counting the deals exactly would need too many DP states",
                               states, limit, ADVICE)
-    env = prep.env_index
-    if want_envelope and env is not None and prep.places[env].per_category:
-        envelopes = prep.envelope_count()
-        if envelopes > limit:
-            raise ProblemTooLarge("too many possible envelopes to list one by one", envelopes,
-                                  limit, "Ask for the card x place table instead, or raise "
-                                  "the limit (Knowledge(record, max_states=...)).")
+
+
+def check_envelopes(prep: Prepared, limit: int) -> None:
+    """Refuse an envelope distribution with more possible envelopes than ``limit``."""
+    envelopes = prep.envelope_count()
+    if envelopes > limit:
+        raise ProblemTooLarge("too many possible envelopes to list one by one", envelopes,
+                              limit, "Ask for the card x place table instead, or raise "
+                              "the limit (Knowledge(record, max_states=...)).")
 
 
 def choose_engine(prep: Prepared) -> str:
@@ -220,7 +366,7 @@ def choose_engine(prep: Prepared) -> str:
     return "capacity"
 
 
-def _solve_by_sweep(prep: Prepared, want_envelope: bool, marginals: bool) -> Solution:
+def _solve_by_sweep(prep: Prepared, marginals: bool) -> Solution:
     dp = prep.sweep_dp
     solution = Solution(dp.ways(0, dp.start) * prep.constant, engine="sweep")
     solution.states = dp.memoised()
@@ -230,22 +376,21 @@ def _solve_by_sweep(prep: Prepared, want_envelope: bool, marginals: bool) -> Sol
     if marginals:
         _fill_cells(solution, prep, ((k, dp.order[step], weight)
                                      for (step, k), weight in dp.class_weights().items()))
-    env = prep.env_index
-    if want_envelope and env is not None and prep.places[env].per_category:
-        if dp.order and dp.order[0] == env:
-            # The first step's groups are the classes themselves.
-            as_class = [members[0] for members in dp.groups[0]]
-            choices = [({as_class[g]: n for g, n in taken.items()},
-                        weight * (dp.ways(1, new) if dp.steps > 1 else int(not any(new))))
-                       for new, weight, taken in dp.envelope_choices()]
-        else:
-            choices = [({}, dp.ways(0, dp.start))]
-        for ks, weight in choices:
-            if not weight:
-                continue
-            for key, share in prep.envelope_cards(ks):
-                value = exact(weight * prep.constant * share)
-                solution.envelope[key] = solution.envelope.get(key, 0) + value
+
+    def envelope() -> dict[tuple[str, ...], Weight]:
+        """The sweep fills the envelope first: its choices, each times the ways to complete
+        (memoised by the count), are the distribution."""
+        if not (dp.order and dp.order[0] == prep.env_index):
+            return _envelopes(prep, [({}, dp.ways(0, dp.start))])
+        # The first step's groups are the classes themselves. The count memoised every
+        # state after the envelope that can be completed: any other completes in no way.
+        as_class = [members[0] for members in dp.groups[0]]
+        after = dp.memo(1) if dp.steps > 1 else {(0,) * len(dp.groups[1]): 1}
+        return _envelopes(prep, (({as_class[g]: n for g, n in taken.items()},
+                                  weight * after.get(new, 0))
+                                 for new, weight, taken in dp.envelope_choices()))
+
+    solution._later = envelope
     return solution
 
 
@@ -271,8 +416,7 @@ def _class_list(prep: Prepared) -> list[tuple[str, ...]]:
     return [k.members for k in prep.classes] + [tuple(g) for g in fixed_groups.values()]
 
 
-def _solve_by_capacity(problem: Problem, prep: Prepared, envelope: str | None,
-                       want_envelope: bool, marginals: bool) -> Solution:
+def _solve_by_capacity(prep: Prepared, marginals: bool) -> Solution:
     dp = prep.capacity_dp
     solution = Solution(dp.ways(0, dp.start) * prep.constant, engine="capacity")
     solution.states = dp.memoised()
@@ -282,69 +426,6 @@ def _solve_by_capacity(problem: Problem, prep: Prepared, envelope: str | None,
     if marginals:
         _fill_cells(solution, prep, ((k, dp.slots[slot][0], weight)
                                      for (k, slot), weight in dp.slot_weights().items()))
-    env = next((p for p in problem.places if p.name == envelope), None)
-    if want_envelope and env is not None and env.per_category:
-        # The sweep fills the envelope first and so has its distribution at hand; unless its
-        # work is far larger, that beats solving again once per card put in the envelope.
-        if prep.sweep_dp.bounds()[1] <= 30 * prep.capacity_dp.bounds()[1]:
-            solution.envelope = _solve_by_sweep(prep, True, False).envelope
-        else:
-            solution.envelope = _envelope_by_conditioning(problem, env, [])
+    solution._later = lambda: _envelopes(prep, ((dict(choice), weight) for choice, weight
+                                                in dp.envelope_weights().items()))
     return solution
-
-
-def _envelope_by_conditioning(problem: Problem, env: Place, fixed: list[str]
-                              ) -> dict[tuple[str, ...], Weight]:
-    """Weight of each envelope content, one category at a time: with the cards chosen so far
-    put in the envelope, the next category's envelope column gives each card's weight; the
-    last category's column gives the weights of whole envelopes."""
-    assert env.per_category is not None, "the envelope holds cards by category"
-    categories = list(env.per_category)
-    if any(n != 1 for n in env.per_category.values()):
-        return _envelope_by_place_dp(problem, env.name)
-    category = categories[len(fixed)]
-    forced = _Forced(problem, env.name, fixed).problem()
-    solution = solve(forced, envelope=None, marginals=True, want_envelope=False)
-    out: dict[tuple[str, ...], Weight] = {}
-    for card, cat in problem.categories.items():
-        if cat != category:
-            continue
-        weight = solution.cell.get((card, env.name), 0)
-        if not weight:
-            continue
-        if len(fixed) + 1 == len(categories):
-            out[tuple(fixed) + (card,)] = weight
-        else:
-            out.update(_envelope_by_conditioning(problem, env, fixed + [card]))
-    return out
-
-
-def _envelope_by_place_dp(problem: Problem, envelope: str) -> dict[tuple[str, ...], Weight]:
-    prep = prepare(problem, envelope)
-    if prep is None:
-        return {}
-    dp = prep.dp
-    out: dict[tuple[str, ...], Weight] = {}
-    choices = ([(ks, w * dp.ways(1, new)) for new, w, ks in prep.envelope_choices()]
-               if prep.order and prep.order[0] == prep.env_index
-               else [({}, dp.ways(0, prep.start))])
-    for ks, weight in choices:
-        for key, share in prep.envelope_cards(ks):
-            if weight:
-                out[key] = out.get(key, 0) + exact(weight * prep.constant * share)
-    return out
-
-
-@dataclass(frozen=True)
-class _Forced:
-    """The problem with some cards put in one place."""
-
-    base: Problem
-    place: str
-    cards: list[str]
-
-    def problem(self) -> Problem:
-        allowed = dict(self.base.allowed)
-        for card in self.cards:
-            allowed[card] = frozenset({self.place}) & self.base.allowed[card]
-        return Problem(self.base.categories, self.base.places, allowed, self.base.factors)

@@ -105,6 +105,7 @@ class Knowledge:
         malformed event, raise and keep everything as it was."""
         record = self.record.with_events([*self.record.source.get("events", []), event])
         solution = self._solve_or_explain(record)
+        self._solution.release()    # history keeps the table, not the DP's memo
         self._history.append((self.record, self._solution))
         self.record, self._solution = record, solution
         return self
@@ -162,12 +163,16 @@ class Knowledge:
 
     def envelope_distribution(self) -> dict[tuple[str, ...], Fraction]:
         """The chance of each possible envelope (card ids in category order). Computed on
-        first use: it costs more than the card × place table."""
+        first use, from the DP that counted the table (one more pass over its moves)."""
         if self._envelope is None or self._envelope[0] is not self._solution:
-            weights = self._count(self.record, self.record.events, marginals=False,
-                                  envelope=True).envelope
+            weights = self._solution.envelope_weights()
+            if weights is None:     # a solution from before an undo has let its DP go
+                weights = self._count(self.record, self.record.events, marginals=False,
+                                      envelope=True).envelope
             self._envelope = (self._solution, weights)
         total = self._solution.total
+        if isinstance(total, int):      # whole counts: one normalisation per envelope
+            return {k: Fraction(v, total) for k, v in sorted(self._envelope[1].items()) if v}
         return {k: Fraction(v) / total for k, v in sorted(self._envelope[1].items()) if v}
 
     def solution(self) -> tuple[str, ...] | None:

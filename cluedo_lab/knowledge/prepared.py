@@ -93,20 +93,30 @@ class Prepared:
 
     def envelope_cards(self, ks: Mapping[int, int]) -> list[tuple[tuple[str, ...], Fraction]]:
         """The envelopes a choice of classes stands for, each with its equal share."""
+        keys = self.envelope_keys(ks)
+        share = Fraction(1, len(keys))
+        return [(key, share) for key in keys]
+
+    def envelope_keys(self, ks: Mapping[int, int]) -> list[tuple[str, ...]]:
+        """The envelopes (card ids in category order) a choice of how many cards of each
+        class lie there stands for: one per way to pick those cards from their classes."""
+        rank, fixed_here = self._envelope_order
+        pools = [list(itertools.combinations(self.classes[k].members, n))
+                 for k, n in ks.items() if n]
+        return [tuple(sorted(fixed_here + [c for part in combo for c in part],
+                             key=rank.__getitem__))
+                for combo in itertools.product(*pools)]
+
+    @cached_property
+    def _envelope_order(self) -> tuple[dict[str, int], list[str]]:
+        """Each card's category rank in the envelope, and the cards fixed there."""
         assert self.env_index is not None, "only a problem with an envelope has its cards"
         per_category = self.places[self.env_index].per_category
         assert per_category is not None, "the envelope holds cards by category"
-        rank = {c: i for i, c in enumerate(per_category)}
-        fixed_here = [c for c, w in self.fixed.items() if w == self.env_index]
-        pools = [list(itertools.combinations(self.classes[k].members, n))
-                 for k, n in ks.items() if n]
-        ways = math.prod(len(pool) for pool in pools)
-        out = []
-        for combo in itertools.product(*pools):
-            chosen = fixed_here + [c for part in combo for c in part]
-            key = tuple(sorted(chosen, key=lambda c: rank[self.categories[c]]))
-            out.append((key, Fraction(1, ways)))
-        return out
+        order = {c: i for i, c in enumerate(per_category)}
+        rank = {card: order.get(category, len(order))
+                for card, category in self.categories.items()}
+        return rank, [c for c, w in self.fixed.items() if w == self.env_index]
 
 
 def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] = frozenset(),
@@ -117,34 +127,55 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
     cards = list(problem.categories)
     check_sizes(problem)
 
-    # 1. Fix every card that has only one place left; recompute until nothing changes.
+    # 1. Fix every card that has only one place left; recompute until nothing changes (a
+    #    card's options shrink only when a place, or the envelope's share of a category,
+    #    fills up: only then is another pass needed). Cards alike (same places, same
+    #    category) are fixed or kept together: a record has few such kinds.
     caps = [p.size for p in places]
     cat_caps = [dict(p.per_category) if p.per_category else None for p in places]
-    allowed = {c: {index[name] for name in problem.allowed[c]} for c in cards}
+    categories = problem.categories
+    alike: dict[tuple[frozenset[str], str], list[str]] = defaultdict(list)
+    for card in cards:
+        alike[(problem.allowed[card], categories[card])].append(card)
+    pending = [(frozenset(index[name] for name in names), category, members)
+               for (names, category), members in alike.items()]
     fixed: dict[str, int] = {}
+    # Options need filtering only once a place (or a category's share of the envelope) is
+    # full, or where a category has no share at all.
+    deck_categories = set(categories.values())
+    full = any(cap <= 0 for cap in caps) or any(
+        min(limits.values(), default=0) <= 0 or not deck_categories <= limits.keys()
+        for limits in cat_caps if limits is not None)
     changed = True
     while changed:
         changed = False
-        for card in cards:
-            if card in fixed:
-                continue
-            category = problem.categories[card]
-            options = {i for i in allowed[card] if caps[i] > 0 and
-                       ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0)}
-            allowed[card] = options
+        left = []
+        for options, category, members in pending:
+            if full:
+                options = frozenset(
+                    i for i in options if caps[i] > 0 and
+                    ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0))
             if not options:
                 return None
-            if len(options) == 1:
-                (where,) = options
+            if len(options) > 1:
+                left.append((options, category, members))
+                continue
+            (where,) = options
+            for card in members:
                 fixed[card] = where
-                caps[where] -= 1
-                if (limits := cat_caps[where]) is not None:
-                    limits[category] -= 1
-                    if limits[category] < 0:
-                        return None
-                if caps[where] < 0:
+            caps[where] -= len(members)
+            if (limits := cat_caps[where]) is not None:
+                limits[category] -= len(members)
+                if limits[category] < 0:
                     return None
-                changed = True
+                if limits[category] == 0:
+                    changed = full = True
+            if caps[where] < 0:
+                return None
+            if caps[where] == 0:
+                changed = full = True
+        pending = left
+    allowed = {card: options for options, _, members in pending for card in members}
 
     # 2. Substitute fixed cards into the factors; constant factors become a multiplier.
     #    Factors on the same cards of the same place become one (their weights multiplied):

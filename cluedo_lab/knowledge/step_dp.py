@@ -43,6 +43,11 @@ class StepDP(Generic[State, Move]):
         """How many states the DP has counted from so far."""
         return sum(len(memo) for memo in self._ways)
 
+    def memo(self, step: int) -> Mapping[State, Weight]:
+        """The totals memoised before ``step``: after ``ways(0, start)``, every state of
+        that step that some move reaches and the later places can complete."""
+        return self._ways[step]
+
     def ways(self, step: int, state: State) -> Weight:
         """Weight of all ways to complete the chain from ``state`` before ``step``."""
         if step == self.steps:
