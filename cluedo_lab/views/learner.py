@@ -103,6 +103,13 @@ class LearnerNotepad(InteractiveView):
         self._update()
         return self
 
+    def follow(self, knowledge: Knowledge) -> LearnerNotepad:
+        """Check the same marks against a new knowledge of a longer record (a game goes on)."""
+        self.notes.follow(knowledge)
+        self._last_check, self.flagged = None, ()
+        self._update()
+        return self
+
     def add(self, event: Mapping[str, Any]) -> LearnerNotepad:
         """A new event at the table: the student's marks stay, the checks follow the record."""
         self.knowledge.add(event)

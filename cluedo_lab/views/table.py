@@ -30,17 +30,19 @@ from ..bots.registry import table_bot
 from ..games.factory import new_game
 from ..games.game import Action, Game
 from ..knowledge.engine import Knowledge
-from ..records import Record
+from ..records import Accuse, Record
 from ..rules.edition import Edition, all_editions, load_edition
 from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
 from .base import InteractiveView, pre, slug
 from .board_svg import game_svg
+from .learner import LearnerNotepad
 from .widgets import Notepad
 
 if TYPE_CHECKING:
     import ipywidgets
 
-__all__ = ["Control", "Field", "Table", "TableChooser", "controls", "makeable", "narrate"]
+__all__ = ["Control", "Field", "NOTES", "Table", "TableChooser", "controls", "ending", "makeable",
+           "narrate", "refusal"]
 
 EXPAND = 6
 """A choice with at most this many options becomes one button per option (``Show Rope``)."""
@@ -61,6 +63,15 @@ VERBS = {"roll": "Roll the dice", "passage": "Secret passage to", "stay": "Stay 
 FIELD_LABELS = {"to": "to", "destination": "to", "target": "on", "player": "player",
                 "card": "card"}
 ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
+
+NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
+"""The two notepads a table offers: the learner's own page (the default), or the engine's."""
+
+
+def refusal(reason: str) -> str:
+    """An illegal action's message: the rule that applies, as what to do instead (the engine's
+    reasons state the rule, e.g. "a question names 2 different cards")."""
+    return f"Choose again: {reason}."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,6 +347,89 @@ def narrate(game: Game, seat: int, action: Action, log_from: int, events_from: i
     return out
 
 
+def joins_accusation(game: Game, action: Action) -> bool:
+    """Does ``action`` (about to be applied) join an accusation already declared this turn (the
+    2018 game: "Ask if anyone else wants to accuse")? Then it is turned over with that one."""
+    return action.kind == "accuse" and bool(getattr(game, "accusing", None))
+
+
+def ending(game: Game, seat: int, joined: Sequence[bool]) -> list[str]:
+    """Why the game ended, told to ``seat``: every accusation in the order it was judged (its
+    cards as ``seat``'s record holds them, so a wrong accusation made face down stays face
+    down), who won and why, and the solution, which everybody sees at the end.
+
+    ``joined[i]`` says whether the i-th accuse action joined the one before it (see
+    :func:`joins_accusation`); accusations made together are judged in the order agreed, and
+    the first right one wins, so a learner who was right too can still lose.
+    """
+    if not game.is_over:
+        return []
+    events = [e for e in game.record(seat).events if isinstance(e, Accuse)]
+
+    def who(name: str) -> str:
+        return "you" if name == game.names[seat] else name
+
+    def cards(event: Any) -> str:
+        return (", ".join(c.name for c in event.named) if event.named
+                else "three cards, face down")
+
+    rounds: list[list[Any]] = []
+    for n, event in enumerate(events):
+        if rounds and n < len(joined) and joined[n]:
+            rounds[-1].append(event)
+        else:
+            rounds.append([event])
+    winner = game.winner
+    lines = [("You won!" if winner == seat else "Nobody won." if winner is None
+              else f"{game.names[winner]} won.")]
+    for group in rounds:
+        if len(group) == 1:
+            event = group[0]
+            verdict = ("right: the crime is solved" if event.correct else
+                       f"wrong, so {who(event.by)} could only answer questions from then on")
+            lines.append(f"{who(event.by).capitalize()} accused {cards(event)}: {verdict}.")
+            continue
+        first, others = group[0].by, [who(e.by) for e in group[1:]]
+        lines.append(f"{who(first).capitalize()} said they were ready to accuse and "
+                     f"{' and '.join(others)} accused too. The accusations were turned over "
+                     "together and judged in the order agreed; the first right one wins:")
+        right = [e for e in group if e.correct]
+        for k, event in enumerate(group, start=1):
+            lines.append(f"  {k}. {who(event.by)}: {cards(event)}: "
+                         f"{'right' if event.correct else 'wrong'}")
+        if not right:
+            lines.append("Nobody was right: the criminal outwitted every accuser.")
+        else:
+            lines.append(f"{who(right[0].by).capitalize()} came first of those who were "
+                         f"right, so {who(right[0].by)} won.")
+            if any(e.by == game.names[seat] for e in right[1:]):
+                lines.append(f"You were right too, but {right[0].by} came before you in the "
+                             "order.")
+    if not events and winner is None:
+        lines.append("Nobody could accuse any more.")
+    envelope = getattr(game, "deal", None)
+    if envelope is not None:
+        lines.append("The solution: " + ", ".join(c.name for c in envelope.envelope) + ".")
+    return lines
+
+
+def accusation_warnings(game: Game, seat: int, action: Action) -> list[str]:
+    """What a careful detective checks before accusing: a named card that ``seat`` holds, or
+    that lies face up, cannot be in the envelope."""
+    record = game.record(seat)
+    named = [game.edition.card(c) for c in action.get("cards") or ()]
+    lines = []
+    held = [c.name for c in named if c in record.hand]
+    if held:
+        lines.append(f"You hold {' and '.join(held)}: "
+                     f"{'it is' if len(held) == 1 else 'they are'} not in the envelope.")
+    seen = [c.name for c in named if c in record.face_up]
+    if seen:
+        lines.append(f"{' and '.join(seen)} {'is' if len(seen) == 1 else 'are'} face up on "
+                     "the table: not in the envelope.")
+    return lines
+
+
 # ---------------------------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------------------------
@@ -348,26 +442,38 @@ class Table(InteractiveView):
     already made. ``bots`` names the bot of each other seat in seat order (``detective``,
     ``random`` or ``explorer``, or any object with ``choose(game, seat)``); the last one fills
     the seats left over. Bots play at once, until it is your move.
+
+    ``notes="learner"`` (the default) gives you your own notepad to fill in, checked and
+    hinted by the engine (:class:`~cluedo_lab.views.learner.LearnerNotepad`);
+    ``notes="engine"`` shows the engine's exact notepad instead. :meth:`use_notes` switches.
+    An accusation from a button waits for :meth:`confirm` (warning you if you hold one of its
+    cards); at the end, :meth:`ending` says who won and why.
     """
 
     def __init__(self, edition: Edition | str, players: int | Sequence[str] = 3,
                  seed: int = 0, seat: int = 0, bots: Sequence[Any] = ("detective",),
-                 **options: Any):
-        self._sit(new_game(edition, players, seed, **options), seat, bots)
+                 notes: str = "learner", **options: Any):
+        self._sit(new_game(edition, players, seed, **options), seat, bots, notes)
 
     @classmethod
-    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[Any] = ("detective",)
-                 ) -> Table:
+    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[Any] = ("detective",),
+                 notes: str = "learner") -> Table:
         """A table at ``game`` as it stands (its past is told from ``seat``'s view)."""
         table = cls.__new__(cls)
-        table._sit(game, seat, bots)
+        table._sit(game, seat, bots, notes)
         return table
 
-    def _sit(self, game: Game, seat: int, bots: Sequence[Any]) -> None:
+    def _sit(self, game: Game, seat: int, bots: Sequence[Any], notes: str) -> None:
         if not 0 <= seat < len(game.names):
             raise ValueError(f"there is no seat {seat} (seats 0-{len(game.names) - 1})")
         if not bots:
             raise ValueError("name at least one bot")
+        if notes not in NOTES:
+            raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        self.notes = notes
+        self.pending: Action | None = None
+        self._joined: list[bool] = []
+        self._learner: LearnerNotepad | None = None
         self.game = game
         self.seat = seat
         others = [s for s in range(len(game.names)) if s != seat]
@@ -403,10 +509,11 @@ class Table(InteractiveView):
                                     f"{action.seat}")
             self._step(action)
         except CluedoLabError as error:
-            self.message = f"Not allowed: {error}"
+            self.message = refusal(str(error))
             self._update()
             return False
         self.message = ""
+        self.pending = None
         self._busy()
         self._run_bots()
         self._update()
@@ -421,22 +528,67 @@ class Table(InteractiveView):
         in :class:`Field`, e.g. ``{"cards.0": "plum"}``), as a click does."""
         found = [c for c in self.controls() if c.label == label]
         if not found:
-            self.message = (f"Not allowed: no control {label!r} now; controls: "
-                            + "; ".join(c.label for c in self.controls()))
+            self.message = ("Choose again: the buttons now are "
+                            + "; ".join(c.label for c in self.controls()) + ".")
             self._update()
             return False
         try:
             action = found[0].action(self.seat, values)
         except CluedoLabError as error:
-            self.message = f"Not allowed: {error}"
+            self.message = refusal(str(error))
             self._update()
             return False
+        return self._chosen(action)
+
+    def _chosen(self, action: Action) -> bool:
+        """A button's action: an accusation waits for :meth:`confirm`, anything else is done."""
+        if action.kind != "accuse":
+            return self.act(action)
+        g = self.game
+        if not g.is_legal(action):
+            action = g._canonical(action)
+            if not g.is_legal(action):
+                self.message = refusal(g.why_illegal(action))
+                self._update()
+                return False
+        self.pending = action
+        self.message = ""
+        self._update()
+        return False
+
+    def confirmation(self) -> str:
+        """The question asked before a pending accusation is made, with any warning."""
+        if self.pending is None:
+            return ""
+        named = ", ".join(shown(self.game, c) for c in self.pending["cards"])
+        lines = [f"Accuse {named}? A wrong accusation puts you out of the game: you would "
+                 "only answer questions from then on."]
+        lines += ["Careful! " + w for w in accusation_warnings(self.game, self.seat,
+                                                               self.pending)]
+        return "\n".join(lines)
+
+    def confirm(self) -> bool:
+        """Make the pending accusation (after :meth:`press` or a click on Accuse)."""
+        if self.pending is None:
+            self.message = "Choose an accusation first, then confirm it."
+            self._update()
+            return False
+        action, self.pending = self.pending, None
         return self.act(action)
+
+    def cancel(self) -> None:
+        """Think again: drop the pending accusation."""
+        self.pending = None
+        self.message = ""
+        self._update()
 
     def _step(self, action: Action) -> None:
         g = self.game
         log_from, events_from, turn = len(g.log), len(g.events), getattr(g, "turn", None)
+        joined = joins_accusation(g, action)
         g.apply(action)
+        if action.kind == "accuse":
+            self._joined.append(joined)
         self._entries += narrate(g, self.seat, g.history[-1], log_from, events_from, turn)
         self._told = len(g.history)
 
@@ -461,12 +613,16 @@ class Table(InteractiveView):
             return
         twin = type(g)(g.edition, list(g.names), g.seed, **g.options)
         entries = opening(twin, self.seat)
+        joined = []
         for action in g.history:
             log_from, events_from, turn = len(twin.log), len(twin.events), getattr(
                 twin, "turn", None)
+            if action.kind == "accuse":
+                joined.append(joins_accusation(twin, action))
             twin.apply(action)
             entries += narrate(twin, self.seat, action, log_from, events_from, turn)
         self._entries = entries
+        self._joined = joined
         self._told = len(g.history)
 
     # -- reading -----------------------------------------------------------------------------
@@ -494,20 +650,48 @@ class Table(InteractiveView):
         return self._known[1]
 
     @property
-    def notepad(self) -> Notepad | None:
-        """Your notepad, following your record."""
-        return self._follow_record()
+    def notepad(self) -> LearnerNotepad | Notepad | None:
+        """The notepad shown beside your log (:attr:`notes` says which), following your record."""
+        return self.learner_notepad if self.notes == "learner" else self.engine_notepad
 
-    def _follow_record(self) -> Notepad | None:
+    @property
+    def learner_notepad(self) -> LearnerNotepad | None:
+        """Your own notepad: your marks, checked against your record."""
+        self._follow_record()
+        return self._learner
+
+    @property
+    def engine_notepad(self) -> Notepad | None:
+        """The engine's exact notepad of your record."""
+        self._follow_record()
+        return self._notepad
+
+    def use_notes(self, notes: str) -> Table:
+        """Switch the notepad beside your log: ``"learner"`` (yours) or ``"engine"``."""
+        if notes not in NOTES:
+            raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        self.notes = notes
+        self._update()
+        return self
+
+    def _follow_record(self) -> None:
         known = self.knowledge()
         if known is None:
-            return self._notepad
+            return
         if self._notepad is None:
             self._notepad = Notepad(known)
         elif self._notepad.knowledge is not known:
             self._notepad.knowledge = known
             self._notepad._update()
-        return self._notepad
+        if self._learner is None:
+            self._learner = LearnerNotepad(known)
+        elif self._learner.knowledge is not known:
+            self._learner.follow(known)
+
+    def ending(self) -> list[str]:
+        """Once the game is over: who won and why, and the solution (see :func:`ending`)."""
+        self._catch_up()
+        return ending(self.game, self.seat, self._joined)
 
     def whose_move(self) -> str:
         g = self.game
@@ -549,9 +733,11 @@ class Table(InteractiveView):
     def text(self) -> str:
         """The static rendering: whose move, your hand, the legal actions, your log's end."""
         log = self.log()
-        lines = [self.whose_move(), *self._facts()]
+        lines = [self.whose_move(), *self.ending(), *self._facts()]
         if self.message:
             lines.append(self.message)
+        if self.pending is not None:
+            lines.append(self.confirmation())
         if self.controls():
             lines.append("Legal actions:")
             lines += ["  " + c.summary() for c in self.controls()]
@@ -603,12 +789,28 @@ class Table(InteractiveView):
         self._controls.add_class("cluedo-table-controls")
         self._log = w.HTML()
         self._log.add_class("cluedo-table-log")
-        left = w.VBox([self._status, self._controls, self._message, self._log],
-                      layout=w.Layout(min_width="34em", max_width="46em"))
-        notepad = self.notepad
-        right = [notepad.widget()] if notepad else []
-        parts: list[Any] = [w.HBox([left, *right], layout=w.Layout(flex_flow="row wrap",
-                                                                    grid_gap="1.5em"))]
+        self._question = w.HTML()
+        self._yes = w.Button(description="Yes, accuse", button_style="danger")
+        self._yes.add_class("cluedo-confirm-accuse")
+        self._yes.on_click(lambda _b: self.confirm())
+        self._no = w.Button(description="Cancel: think again")
+        self._no.add_class("cluedo-cancel-accuse")
+        self._no.on_click(lambda _b: self.cancel())
+        self._confirm = w.VBox([self._question, w.HBox([self._yes, self._no])],
+                               layout=w.Layout(border="2px solid #b71c1c", padding="0 .6em .4em",
+                                               display="none"))
+        self._confirm.add_class("cluedo-table-confirm")
+        left = w.VBox([self._status, self._controls, self._confirm, self._message, self._log],
+                      layout=w.Layout(width="36em", max_width="100%"))
+        self._switch = w.ToggleButtons(options=[(text, key) for key, text in NOTES.items()],
+                                       value=self.notes, style={"button_width": "auto"})
+        self._switch.add_class("cluedo-table-notes-switch")
+        self._switch.observe(lambda c: c["new"] != self.notes and self.use_notes(c["new"]),
+                             names="value")
+        self._notes_box = w.VBox()
+        right = w.VBox([self._switch, self._notes_box], layout=w.Layout(max_width="100%"))
+        parts: list[Any] = [w.HBox([left, right], layout=w.Layout(flex_flow="row wrap",
+                                                                   grid_gap="1em 1.5em"))]
         self._board = None
         if hasattr(self.game, "board"):
             self._board = w.HTML()
@@ -630,8 +832,12 @@ class Table(InteractiveView):
         import ipywidgets as w
 
         facts = "<br>".join(escape(line) for line in self._facts())
+        ending = "".join(f"<div>{escape(line)}</div>" for line in self.ending())
+        if ending:
+            ending = (f"<div class='cluedo-table-ending' style='white-space:pre-wrap;"
+                      f"background:#fff8e1;padding:.3em .5em'>{ending}</div>")
         self._status.value = (f"<p style='font-size:110%'><b>{escape(self.whose_move())}</b>"
-                              f"</p><p>{facts}</p>")
+                              f"</p>{ending}<p>{facts}</p>")
         self._message.value = (f"<p style='color:#b71c1c'><b>{escape(self.message)}</b></p>"
                                if self.message else "")
         # Keep what the learner picked in drop-downs that are still offered.
@@ -659,11 +865,20 @@ class Table(InteractiveView):
             button.add_class(f"cluedo-action-{control.kind}")
             button.on_click(self._clicker(control, fields))
             self._rows.append((control, fields, button))
-            rows.append(w.HBox([*fields.values(), button]))
+            rows.append(w.HBox([*fields.values(), button],
+                               layout=w.Layout(flex_flow="row wrap", align_items="center")))
         self._controls.children = rows
+        self._question.value = "".join(f"<p><b>{escape(line)}</b></p>" if n == 0 else
+                                       f"<p style='color:#b71c1c'>{escape(line)}</p>"
+                                       for n, line in enumerate(
+                                           self.confirmation().splitlines()))
+        self._confirm.layout.display = "none" if self.pending is None else "flex"
         if self._board is not None:
             self._board.value = self.board_svg()
-        self._follow_record()
+        self._switch.value = self.notes
+        notepad = self.notepad
+        if notepad is not None and self._notes_box.children != (notepad.widget(),):
+            self._notes_box.children = (notepad.widget(),)
         # Last, so that a page waiting for a new log line sees every other part updated.
         # column-reverse keeps the scroll box at its end: the newest lines show first.
         log = self.log()[-200:]
@@ -678,10 +893,10 @@ class Table(InteractiveView):
             try:
                 action = control.action(self.seat, {k: d.value for k, d in fields.items()})
             except CluedoLabError as error:
-                self.message = f"Not allowed: {error}"
+                self.message = refusal(str(error))
                 self._update()
                 return
-            self.act(action)
+            self._chosen(action)
         return click
 
 
