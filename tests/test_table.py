@@ -19,6 +19,7 @@ from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.rules.edition import all_editions
 from cluedo_lab.rules.errors import IllegalAction
+from cluedo_lab.views.classroom import Classroom
 from cluedo_lab.views.table import Table, TableChooser, controls, makeable
 
 pytest.importorskip("ipywidgets")
@@ -385,7 +386,44 @@ def test_the_chooser_starts_a_new_game_of_the_chosen_edition():
     game = chooser.table.game
     assert isinstance(game, BoardGame) and game.edition.id == "clue-classic-2023-two-player"
     assert game.seed == 9 and len(game.names) == 2
-    assert ui.children[1].children == (chooser.table.widget(),)
+    assert ui.children[2].children == (chooser.table.widget(),)
+
+
+def test_new_game_always_answers_and_closes_the_old_table():
+    chooser = TableChooser("cluedo-card-game-2018", players=3)
+    chooser.widget()
+    first = chooser.table
+    old = first.widget()
+    chooser.start_button().click()                 # the same settings: the same deal, said so
+    assert chooser.table is not first and chooser.games == 2
+    assert chooser.table.game.deal.hands == first.game.deal.hands
+    assert "Game 2 started" in chooser._note.value and "same settings" in chooser._note.value
+    assert old.comm is None                         # closed: the page forgets its models
+    assert not chooser.start_button().disabled
+    chooser._seed.value = 4
+    chooser.start_button().click()
+    assert "Game 3 started" in chooser._note.value and "same settings" not in chooser._note.value
+    assert chooser.table.game.seed == 4 and chooser.table.notes == "learner"
+
+
+def test_the_classroom_board_follows_the_game_and_card_games_have_none():
+    classroom = Classroom("cluedo-card-game-2018", players=3)
+    ui = classroom.widget()
+    assert classroom.explorer is None and classroom._board.children == ()
+    assert "is a card game: it has no board" in classroom._note.value
+    for edition, board in (("cluedo-classic-1949", "classic-24x25"),
+                           ("clue-mansion-2014", "mansion-2014"),
+                           ("clue-classic-2023", "classic-24x25")):
+        chooser = classroom.chooser
+        chooser._edition.value = edition
+        chooser.start_button().click()
+        explorer = classroom.explorer
+        assert explorer.board.id == board == classroom.table.game.board.id
+        assert explorer.roll == classroom.edition.turns.roll
+        assert classroom._board.children == (explorer.widget(),)
+    classroom.new("cluedo-the-card-game-2002", 3)
+    assert classroom._board.children == () and "no board" in classroom._note.value
+    assert ui is classroom.widget() and "no board" in repr(classroom)
 
 
 # ---------------------------------------------------------------------------------------------

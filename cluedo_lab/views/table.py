@@ -906,13 +906,23 @@ class Table(InteractiveView):
 
 class TableChooser(InteractiveView):
     """Pick an edition, the number of players, a seed and the bots, and sit down at a new
-    :class:`Table` (the classroom app's first screen)."""
+    :class:`Table` (the classroom app's first screen).
+
+    Every press of **New game** answers: a new table (the same settings deal the same cards
+    again, and the note under the buttons says so), a numbered note, and the old table's
+    widgets closed so a long lesson does not pile them up in the page. Functions in
+    :attr:`followers` are called with each new table (the classroom's board follows it).
+    """
 
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
-                 bots: str = "detective"):
+                 bots: str = "detective", notes: str = "learner"):
         self.editions = {e.id: e for e in all_editions()}
-        self.table = Table(edition, self._players(edition, players), seed, bots=(bots,))
+        self._settings = (edition, self._players(edition, players), seed, bots)
+        self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes)
         self.bots = bots
+        self.games = 1
+        self.note = ""
+        self.followers: list[Callable[[Table], Any]] = []
 
     def _players(self, edition: str, players: int) -> int:
         ed = self.editions[edition] if edition in self.editions else load_edition(edition)
@@ -922,10 +932,25 @@ class TableChooser(InteractiveView):
             ) -> Table:
         """Start a new game (players are kept within the edition's range)."""
         self.bots = bots or self.bots
-        self.table = Table(edition, self._players(edition, players), seed, bots=(self.bots,))
+        old = self.table
+        settings = (edition, self._players(edition, players), seed, self.bots)
+        same, self._settings = settings == self._settings, settings
+        self.table = Table(edition, settings[1], seed, bots=(self.bots,), notes=old.notes)
+        self.games += 1
+        game = self.table.game
+        ed = game.edition
+        self.note = (f"Game {self.games} started: {ed.name} ({ed.publisher} {ed.year}), "
+                     f"{len(game.names)} "
+                     f"players, seed {seed}, {self.bots} bots."
+                     + (" The same settings deal the same cards: change the seed for another "
+                        "deal." if same else ""))
         if self._ui is not None:
             self._table_box.children = [self.table.widget()]
+            if old._ui is not None:
+                close_tree(old._ui)
             self._refresh()
+        for follow in self.followers:
+            follow(self.table)
         return self.table
 
     def __repr__(self) -> str:
@@ -934,33 +959,66 @@ class TableChooser(InteractiveView):
     def _repr_html_(self) -> str:
         return self.table._repr_html_()
 
+    def start_button(self) -> ipywidgets.Button:
+        self.widget()
+        return self._start
+
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
         self._edition = w.Dropdown(options=[(f"{e.name} — {e.publisher} {e.year}", e.id)
                                             for e in self.editions.values()],
                                    value=self.table.game.edition.id, description="edition",
-                                   layout=w.Layout(width="32em"))
+                                   layout=w.Layout(width="30em"))
         self._edition.add_class("cluedo-chooser-edition")
         self._players_box = w.BoundedIntText(description="players", min=2, max=6,
-                                             layout=w.Layout(width="10em"))
+                                             layout=w.Layout(width="9em"))
+        self._players_box.add_class("cluedo-chooser-players")
         self._seed = w.IntText(description="seed", value=self.table.game.seed,
-                               layout=w.Layout(width="10em"))
+                               layout=w.Layout(width="9em"))
+        self._seed.add_class("cluedo-chooser-seed")
         self._bots = w.Dropdown(options=["detective", "random", "explorer"], value=self.bots,
-                                description="bots", layout=w.Layout(width="14em"))
-        start = w.Button(description="New game", button_style="success")
-        start.add_class("cluedo-chooser-start")
-        start.on_click(lambda _b: self.new(self._edition.value, self._players_box.value,
-                                           self._seed.value, self._bots.value))
+                                description="bots", layout=w.Layout(width="13em"))
+        self._start = w.Button(description="New game", button_style="success")
+        self._start.add_class("cluedo-chooser-start")
+        self._start.on_click(lambda _b: self._press_new())
+        self._note = w.HTML()
+        self._note.add_class("cluedo-chooser-note")
         self._edition.observe(lambda _c: self._refresh(), names="value")
         self._table_box = w.VBox([self.table.widget()])
-        box = w.VBox([w.HBox([self._edition, self._players_box, self._seed, self._bots, start],
-                             layout=w.Layout(flex_flow="row wrap")), self._table_box])
+        box = w.VBox([w.HBox([self._edition, self._players_box, self._seed, self._bots,
+                              self._start], layout=w.Layout(flex_flow="row wrap")),
+                      self._note, self._table_box])
         box.add_class("cluedo-chooser")
         return box
+
+    def _press_new(self) -> None:
+        """New game from the controls; the button is off while the bots make their first
+        moves, so a second click cannot start a game the first one then replaces."""
+        self._start.disabled = True
+        self._start.description = "Dealing…"
+        try:
+            self.new(self._edition.value, self._players_box.value, self._seed.value,
+                     self._bots.value)
+        finally:
+            self._start.description = "New game"
+            self._start.disabled = False
 
     def _refresh(self) -> None:
         ed = self.editions[self._edition.value]
         self._players_box.min, self._players_box.max = 2, 6
         self._players_box.value = self._players(ed.id, len(self.table.game.names))
         self._players_box.min, self._players_box.max = ed.min_players, ed.max_players
+        self._note.value = (f"<p style='color:#1b5e20'>{escape(self.note)}</p>" if self.note
+                            else "")
+
+
+def close_tree(widget: Any) -> None:
+    """Close a widget and every widget under it (its children, layout and style): a view
+    replaced for good, so the page and the kernel can forget its models."""
+    for child in getattr(widget, "children", ()):
+        close_tree(child)
+    for part in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+        if part is not None and hasattr(part, "close"):
+            part.close()
+    widget.close()
