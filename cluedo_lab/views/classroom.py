@@ -57,8 +57,9 @@ class Classroom(InteractiveView):
         if ed.board is None:
             return (f"{ed.name} is a card game: it has no board. Choose a board edition and "
                     "press New game to explore its board.")
-        return (f"The board of {ed.name} ({ed.publisher} {ed.year}). Click a square or a room to put a piece there: "
-                "each room shows the exact chance of getting in this turn.")
+        return (f"The board of {ed.name} ({ed.publisher} {ed.year}). Click a square or a room "
+                "to put a piece there: each room shows the exact chance of getting in this "
+                "turn.")
 
     def new(self, edition: str, players: int = 3, seed: int = 0, bots: str | None = None
             ) -> Table:
