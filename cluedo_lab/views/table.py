@@ -801,7 +801,7 @@ class Table(InteractiveView):
                                                display="none"))
         self._confirm.add_class("cluedo-table-confirm")
         left = w.VBox([self._status, self._controls, self._confirm, self._message, self._log],
-                      layout=w.Layout(width="36em", max_width="100%"))
+                      layout=w.Layout(width="40em", max_width="100%"))
         self._switch = w.ToggleButtons(options=[(text, key) for key, text in NOTES.items()],
                                        value=self.notes, style={"button_width": "auto"})
         self._switch.add_class("cluedo-table-notes-switch")
@@ -836,8 +836,9 @@ class Table(InteractiveView):
         if ending:
             ending = (f"<div class='cluedo-table-ending' style='white-space:pre-wrap;"
                       f"background:#fff8e1;padding:.3em .5em'>{ending}</div>")
-        self._status.value = (f"<p style='font-size:110%'><b>{escape(self.whose_move())}</b>"
-                              f"</p>{ending}<p>{facts}</p>")
+        self._status.value = (f"<div style='line-height:1.4'><p style='font-size:110%'><b>"
+                              f"{escape(self.whose_move())}</b></p>{ending}<p>{facts}</p>"
+                              "</div>")
         self._message.value = (f"<p style='color:#b71c1c'><b>{escape(self.message)}</b></p>"
                                if self.message else "")
         # Keep what the learner picked in drop-downs that are still offered.
@@ -969,16 +970,19 @@ class TableChooser(InteractiveView):
         self._edition = w.Dropdown(options=[(f"{e.name} — {e.publisher} {e.year}", e.id)
                                             for e in self.editions.values()],
                                    value=self.table.game.edition.id, description="edition",
-                                   layout=w.Layout(width="30em"))
+                                   style={"description_width": "initial"},
+                                   layout=w.Layout(width="34em"))
         self._edition.add_class("cluedo-chooser-edition")
-        self._players_box = w.BoundedIntText(description="players", min=2, max=6,
-                                             layout=w.Layout(width="9em"))
+        short = {"description_width": "initial"}
+        self._players_box = w.BoundedIntText(description="players", min=2, max=6, style=short,
+                                             layout=w.Layout(width="8.5em"))
         self._players_box.add_class("cluedo-chooser-players")
-        self._seed = w.IntText(description="seed", value=self.table.game.seed,
+        self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
                                layout=w.Layout(width="9em"))
         self._seed.add_class("cluedo-chooser-seed")
         self._bots = w.Dropdown(options=["detective", "random", "explorer"], value=self.bots,
-                                description="bots", layout=w.Layout(width="13em"))
+                                description="bots", style=short,
+                                layout=w.Layout(width="11em"))
         self._start = w.Button(description="New game", button_style="success")
         self._start.add_class("cluedo-chooser-start")
         self._start.on_click(lambda _b: self._press_new())

@@ -32,7 +32,7 @@ from ..rules.board import (
 )
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
-from .base import InteractiveView, cell_grid, live_box, place_phrase, pre, shade
+from .base import InteractiveView, beside, cell_grid, live_box, place_phrase, pre, shade
 from .board_svg import origin, render_svg
 from .reprs import knowledge_html, legend
 
@@ -136,9 +136,9 @@ class Notepad(InteractiveView):
         table.add_class("cluedo-notepad-grid")
         self._caption_widget = w.HTML()
         self._caption_widget.add_class("cluedo-notepad-caption")
-        self._explanation = w.HTML()
+        self._explanation = beside(w.HTML())
         self._explanation.add_class("cluedo-explanation")
-        key = w.HTML(f"<small>{escape(legend())}</small>")
+        key = beside(w.HTML(f"<small>{escape(legend())}</small>"))
         key.add_class("cluedo-legend")
         box = live_box(self, [self._caption_widget, table, key, self._explanation])
         box.add_class("cluedo-notepad")
@@ -159,7 +159,8 @@ class Notepad(InteractiveView):
                 button.remove_class("cluedo-selected")
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
         self._explanation.value = (
-            pre(self.explanation(*self.selected)) if self.selected
+            f"<pre style='white-space:pre-wrap'>{escape(self.explanation(*self.selected))}"
+            "</pre>" if self.selected
             else "<i>Click a cell to see why it is what it is.</i>")
 
 
@@ -686,8 +687,9 @@ class BoardExplorer(InteractiveView):
         self._show_route.observe(lambda c: self.route_to(self.target, c["new"]),
                                  names="value")
         self._show_passages.observe(lambda c: self.passages(c["new"]), names="value")
-        hint = w.HTML("<small>Click a square or a room on the board to put the piece there "
-                      "(rows are numbered down the side, columns along the top).</small>")
+        hint = w.HTML("<div style='line-height:1.3'><small>Click a square or a room on the "
+                      "board to put the piece there (rows are numbered down the side, columns "
+                      "along the top).</small></div>")
         controls = w.VBox([self._where, hint, self._target, self._show_route,
                            self._show_passages, self._table],
                           layout=w.Layout(width="24em"))
@@ -701,7 +703,7 @@ class BoardExplorer(InteractiveView):
 
     def _refresh(self) -> None:
         self._drawing.value = f"<div style='line-height:0'>{self.svg()}</div>"
-        self._table.value = self._table_html()
+        self._table.value = f"<div style='line-height:1.35'>{self._table_html()}</div>"
         if self.position in dict(self.choices()).values():
             self._where.value = self.position
         else:
