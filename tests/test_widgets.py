@@ -102,7 +102,8 @@ def test_clicking_a_cell_shows_its_explanation(ann):
     assert "Click a cell" in pad._explanation.value
     pad.cell_button("White", "Cy").click()
     assert pad.selected == ("white", "Cy")
-    assert pad._explanation.value == f"<pre>{escape(str(ann.explain('White', 'Cy')))}</pre>"
+    assert pad._explanation.value == ("<pre style='white-space:pre-wrap'>"
+                                      f"{escape(str(ann.explain('White', 'Cy')))}</pre>")
     assert "cluedo-selected" in pad.cell_button("White", "Cy")._dom_classes
     pad.cell_button("Scarlett", "Cy").click()  # not certain: the exact chance instead
     assert "cluedo-selected" not in pad.cell_button("White", "Cy")._dom_classes
