@@ -181,6 +181,7 @@ class LearnerNotepad(InteractiveView):
             button.on_click(lambda _b, act=action: act())
             buttons.append(button)
         self._caption_widget = w.HTML()
+        self._caption_widget.add_class("cluedo-learner-caption")
         self._message = beside(w.HTML())
         self._message.add_class("cluedo-learner-message")
         box = live_box(self, [self._caption_widget, table, w.HBox(buttons), self._message])
