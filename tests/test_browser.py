@@ -344,7 +344,7 @@ def _expected_notes():
     for card, place, clicks in ((held, "P1", 1), (held, "envelope", 2), (other, "P2", 1)):
         for _ in range(clicks):
             notes.click(card.id, place)
-    return table, held, other, notes.check(), notes.hint()
+    return table, held, other, notes.notes.check(), notes.notes.hint()
 
 
 def test_learner_marks_checks_hints_and_accuses_in_the_app(screen, voila, refused):
@@ -455,7 +455,8 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition):
         page.goto(voila)
         log = page.locator(".cluedo-table-log")
         expect(log).to_contain_text("You are P1", timeout=RUN_TIMEOUT)
-        page.locator(".cluedo-chooser-edition select").select_option(value=edition)
+        page.locator(".cluedo-chooser-edition select").select_option(
+            label=f"{ed.name} — {ed.publisher} {ed.year}")
         page.locator("button.cluedo-chooser-start").click()
         expect(page.locator(".cluedo-chooser-note")).to_contain_text("Game 2 started")
         expect(log).to_contain_text(f"{ed.name}, ")

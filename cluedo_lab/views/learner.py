@@ -169,7 +169,8 @@ class LearnerNotepad(InteractiveView):
 
         k = self.knowledge
         table = cell_grid(k.edition, k.places, self.click, self._buttons,
-                          css="cluedo-learner-cell", column="4.5em")
+                          css="cluedo-learner-cell",
+                          column="minmax(4.5em, max-content)")
         buttons = []
         for label, action, tip in (
                 ("Check", self.check, "How many of my marks are wrong or not yet justified?"),
@@ -201,5 +202,5 @@ class LearnerNotepad(InteractiveView):
                               + (f"{k.probability(card, place)} of the deals"
                                  if self.revealed else "click to change your mark"))
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
-        self._message.value = (f"<pre style='white-space:pre-wrap'>{escape(self.message)}"
-                               "</pre>")
+        self._message.value = (f"<pre style='white-space:pre-wrap;line-height:1.4'>"
+                               f"{escape(self.message)}</pre>")

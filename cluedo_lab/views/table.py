@@ -832,7 +832,7 @@ class Table(InteractiveView):
         import ipywidgets as w
 
         facts = "<br>".join(escape(line) for line in self._facts())
-        ending = "".join(f"<div>{escape(line)}</div>" for line in self.ending())
+        ending = "".join(f"<div>{escape(line)}</div>" for line in self.ending()[1:])
         if ending:
             ending = (f"<div class='cluedo-table-ending' style='white-space:pre-wrap;"
                       f"background:#fff8e1;padding:.3em .5em'>{ending}</div>")
@@ -869,10 +869,10 @@ class Table(InteractiveView):
             rows.append(w.HBox([*fields.values(), button],
                                layout=w.Layout(flex_flow="row wrap", align_items="center")))
         self._controls.children = rows
-        self._question.value = "".join(f"<p><b>{escape(line)}</b></p>" if n == 0 else
-                                       f"<p style='color:#b71c1c'>{escape(line)}</p>"
-                                       for n, line in enumerate(
-                                           self.confirmation().splitlines()))
+        self._question.value = "<div style='line-height:1.4'>" + "".join(
+            f"<p><b>{escape(line)}</b></p>" if n == 0 else
+            f"<p style='color:#b71c1c'>{escape(line)}</p>"
+            for n, line in enumerate(self.confirmation().splitlines())) + "</div>"
         self._confirm.layout.display = "none" if self.pending is None else "flex"
         if self._board is not None:
             self._board.value = self.board_svg()
