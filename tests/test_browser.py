@@ -440,11 +440,12 @@ def test_new_game_always_answers(screen, voila, refused):
         assert refused == []
 
 
-@pytest.mark.parametrize("edition", [
-    "clue-classic-2023", "clue-classic-2023-two-player", "clue-mansion-2014",
-    "cluedo-card-game-2018", "cluedo-card-game-2018-advanced", "cluedo-classic-1949",
-    "cluedo-the-card-game-2002", "cluedo-the-card-game-2002-one-against-all"])
-def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition):
+@pytest.mark.parametrize("edition, players", [
+    ("clue-classic-2023", 3), ("clue-classic-2023-two-player", 2), ("clue-mansion-2014", 3),
+    ("cluedo-card-game-2018", 3), ("cluedo-card-game-2018-advanced", 3),
+    ("cluedo-classic-1949", 3), ("cluedo-classic-1949", 6), ("cluedo-the-card-game-2002", 3),
+    ("cluedo-the-card-game-2002-one-against-all", 3)])
+def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, players):
     """Every edition on a 1280-pixel screen: nothing wider than the page, every control on
     screen, and the board tab showing this edition's board (or saying a card game has none)."""
     from cluedo_lab.rules.edition import load_edition
@@ -457,9 +458,10 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition):
         expect(log).to_contain_text("You are P1", timeout=RUN_TIMEOUT)
         page.locator(".cluedo-chooser-edition select").select_option(
             label=f"{ed.name} — {ed.publisher} {ed.year}")
+        page.locator(".cluedo-chooser-players input").fill(str(players))
         page.locator("button.cluedo-chooser-start").click()
         expect(page.locator(".cluedo-chooser-note")).to_contain_text("Game 2 started")
-        expect(log).to_contain_text(f"{ed.name}, ")
+        expect(log).to_contain_text(f"{ed.name}, {players} players")
         page.wait_for_timeout(500)  # let the layout settle before measuring
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= CLASSROOM
@@ -467,7 +469,7 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition):
             right = box.bounding_box()
             assert right is not None and right["x"] + right["width"] <= CLASSROOM, \
                 box.inner_text()
-        shot(page, f"app_{edition}.png")
+        shot(page, f"app_{edition}_{players}.png")
         page.get_by_role("tab", name="The board").click()
         note = page.locator(".cluedo-classroom-board-note")
         if ed.board is None:
@@ -482,7 +484,7 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition):
             expect(explorer.locator(".cluedo-board-table")).to_contain_text("From the Kitchen")
             expect(explorer.locator(".cluedo-board-table tr").nth(1)).to_contain_text("passage")
             assert page.evaluate("() => document.documentElement.scrollWidth") <= CLASSROOM
-            shot(page, f"app_{edition}_board.png")
+            shot(page, f"app_{edition}_{players}_board.png")
         assert refused == []
 
 

@@ -971,7 +971,7 @@ class TableChooser(InteractiveView):
                                             for e in self.editions.values()],
                                    value=self.table.game.edition.id, description="edition",
                                    style={"description_width": "initial"},
-                                   layout=w.Layout(width="34em"))
+                                   layout=w.Layout(width="38em"))
         self._edition.add_class("cluedo-chooser-edition")
         short = {"description_width": "initial"}
         self._players_box = w.BoundedIntText(description="players", min=2, max=6, style=short,
