@@ -185,7 +185,8 @@ class LearnerNotepad(InteractiveView):
         self._caption_widget.add_class("cluedo-learner-caption")
         self._message = beside(w.HTML())
         self._message.add_class("cluedo-learner-message")
-        box = live_box(self, [self._caption_widget, table, w.HBox(buttons), self._message])
+        # The buttons and their answer above the grid: on a classroom screen they stay in view.
+        box = live_box(self, [self._caption_widget, w.HBox(buttons), self._message, table])
         box.add_class("cluedo-learner-notepad")
         return box
 
