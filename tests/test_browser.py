@@ -7,7 +7,9 @@ the views changed as the engine says they should; screenshots go to
 ``tests/browser/screenshots/`` (git-ignored) for a person to look at. Another fixture serves the
 classroom app (``notebooks/app/classroom.ipynb``) with Voilà, as ``make app`` does, and tests
 play at its table as a learner would, on a 1280-pixel screen, for every edition. Every request
-that leaves 127.0.0.1 is refused and counted: the app must work offline.
+that leaves 127.0.0.1 is refused and counted: the app must work offline, so Voilà serves it with
+the app's own template (``notebooks/app/share/jupyter``, ``--template=classroom``), which drops
+the "lab" template's CDN style sheets.
 
 Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` Python package (no
 ``playwright install``: the system browser is used). Without either, the tests skip.

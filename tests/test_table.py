@@ -505,7 +505,7 @@ def test_accusing_asks_first_and_warns_about_a_card_you_hold():
     assert ending[0] == "You won!"
     names = ", ".join(c.name for c in game.deal.envelope)
     assert ending[-1] == f"The solution: {names}."
-    assert "the crime is solved" in "\n".join(ending)
+    assert f"You accused {names}, and were right: the crime is solved." in ending
     assert "cluedo-table-ending" in table._status.value
 
 

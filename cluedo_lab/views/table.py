@@ -385,9 +385,11 @@ def ending(game: Game, seat: int, joined: Sequence[bool]) -> list[str]:
     for group in rounds:
         if len(group) == 1:
             event = group[0]
-            verdict = ("right: the crime is solved" if event.correct else
-                       f"wrong, so {who(event.by)} could only answer questions from then on")
-            lines.append(f"{who(event.by).capitalize()} accused {cards(event)}: {verdict}.")
+            was = "were" if who(event.by) == "you" else "was"
+            verdict = (f"{was} right: the crime is solved" if event.correct else
+                       f"{was} wrong, so {who(event.by)} could only answer questions from "
+                       "then on")
+            lines.append(f"{who(event.by).capitalize()} accused {cards(event)}, and {verdict}.")
             continue
         first, others = group[0].by, [who(e.by) for e in group[1:]]
         lines.append(f"{who(first).capitalize()} said they were ready to accuse and "
@@ -405,6 +407,8 @@ def ending(game: Game, seat: int, joined: Sequence[bool]) -> list[str]:
             if any(e.by == game.names[seat] for e in right[1:]):
                 lines.append(f"You were right too, but {right[0].by} came before you in the "
                              "order.")
+    if winner is not None and not any(e.correct for e in events) and game.log:
+        lines.append(f"How: {game.log[-1]}.")   # a win by another rule than accusing
     if not events and winner is None:
         lines.append("Nobody could accuse any more.")
     envelope = getattr(game, "deal", None)
