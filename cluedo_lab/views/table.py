@@ -726,13 +726,14 @@ class Table(InteractiveView):
         return lines
 
     def board_svg(self) -> str:
-        """The board with every piece; during your move, the squares you may move to are
-        shaded (the rooms you may enter are named on the buttons)."""
+        """The board with every piece, rows and columns numbered (the buttons name squares as
+        "square 7, 17"); during your move, the squares you may move to are shaded (the rooms
+        you may enter are named on the buttons)."""
         if not hasattr(self.game, "board"):
             return ""
         squares = {a["to"]: 1 for c in self.controls() if c.kind == "move"
                    for a in makeable(c, self.seat) if not isinstance(a["to"], str)}
-        return game_svg(self.game, heat=squares or None)
+        return game_svg(self.game, heat=squares or None, coordinates=True)
 
     def text(self) -> str:
         """The static rendering: whose move, your hand, the legal actions, your log's end."""

@@ -692,7 +692,7 @@ class BoardExplorer(InteractiveView):
                       "along the top).</small></div>")
         controls = w.VBox([self._where, hint, self._target, self._show_route,
                            self._show_passages, self._table],
-                          layout=w.Layout(width="24em"))
+                          layout=w.Layout(width="26em"))
         board = w.GridBox([self._drawing, self._clickable()],
                           layout=w.Layout(grid_template_columns="max-content",
                                           grid_template_rows="max-content"))
