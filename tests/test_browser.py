@@ -439,6 +439,19 @@ def test_new_game_always_answers(screen, voila, refused):
                 expect(note).to_contain_text("same settings deal the same cards")
             else:
                 expect(note).not_to_contain_text("same settings")
+        # The race that used to swallow clicks: an edition chosen, the players typed at once,
+        # New game. The kernel's answer to the edition change must not overwrite the number.
+        players = page.locator(".cluedo-chooser-players input")
+        edition = page.locator(".cluedo-chooser-edition select")
+        for n, (label, count) in enumerate([("Cluedo — Waddingtons 1949", 6),
+                                            ("Clue — Hasbro 2014", 5),
+                                            ("Cluedo Card Game — Hasbro 2018", 4),
+                                            ("Cluedo — Waddingtons 1949", 3)], start=12):
+            edition.select_option(label=label)
+            players.fill(str(count))
+            start.click()
+            expect(note).to_contain_text(f"Game {n} started")
+            expect(log).to_contain_text(f"{count} players")
         assert refused == []
 
 

@@ -559,3 +559,31 @@ def test_the_ending_keeps_a_face_down_accusation_face_down(edition_id):
         else:
             assert "face down" in line
     assert ending[-1].startswith("The solution: ")
+
+
+def test_choosing_an_edition_does_not_rewrite_the_players_a_learner_typed():
+    """The "ignored" New game: every edition change used to send the players box a value (and
+    min and max twice), and a number typed just after it was overwritten in the page before
+    New game read it. Now its value is left alone while the number fits the edition."""
+    chooser = TableChooser("cluedo-card-game-2018", players=3)
+    chooser.widget()
+    box = chooser._players_box
+    sent: list[set[str]] = []
+    original = box.send_state
+    box.send_state = lambda key=None: (sent.append(set(key or ())), original(key))[1]
+    chooser._edition.value = "cluedo-classic-1949"         # 3 fits 3-6: only the range sent
+    assert all("value" not in keys for keys in sent) and len(sent) <= 1 and box.value == 3
+    box.value = 6                                           # the learner types 6
+    sent.clear()
+    chooser._edition.value = "clue-mansion-2014"            # 6 still fits
+    assert all("value" not in keys for keys in sent) and box.value == 6
+    sent.clear()
+    chooser._edition.value = "clue-classic-2023-two-player"  # 2 only: clamped, one message
+    assert box.value == 2 and len(sent) == 1 and "value" in sent[0]
+    chooser._edition.value = "cluedo-classic-1949"
+    box.value = 5
+    chooser.start_button().click()
+    assert len(chooser.table.game.names) == 5 and box.value == 5
+    chooser.new("cluedo-card-game-2018", 4, seed=2)          # from code: the controls follow
+    assert (chooser._edition.value, box.value, chooser._seed.value) == (
+        "cluedo-card-game-2018", 4, 2)

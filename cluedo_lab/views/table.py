@@ -979,7 +979,10 @@ class TableChooser(InteractiveView):
                                    layout=w.Layout(width="38em"))
         self._edition.add_class("cluedo-chooser-edition")
         short = {"description_width": "initial"}
-        self._players_box = w.BoundedIntText(description="players", min=2, max=6, style=short,
+        game = self.table.game
+        self._players_box = w.BoundedIntText(description="players", value=len(game.names),
+                                             min=game.edition.min_players,
+                                             max=game.edition.max_players, style=short,
                                              layout=w.Layout(width="8.5em"))
         self._players_box.add_class("cluedo-chooser-players")
         self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
@@ -993,7 +996,7 @@ class TableChooser(InteractiveView):
         self._start.on_click(lambda _b: self._press_new())
         self._note = w.HTML()
         self._note.add_class("cluedo-chooser-note")
-        self._edition.observe(lambda _c: self._refresh(), names="value")
+        self._edition.observe(lambda c: self._players_for(c["new"]), names="value")
         self._table_box = w.VBox([self.table.widget()])
         box = w.VBox([w.HBox([self._edition, self._players_box, self._seed, self._bots,
                               self._start], layout=w.Layout(flex_flow="row wrap")),
@@ -1013,11 +1016,30 @@ class TableChooser(InteractiveView):
             self._start.description = "New game"
             self._start.disabled = False
 
+    def _players_for(self, edition: str, players: int | None = None) -> None:
+        """Fit the players box to ``edition``'s range, keeping the number the learner typed
+        (or ``players``) when it fits. Only what changes is sent, in one message: rewriting
+        the box on every edition change overwrote a number typed just after it, so New game
+        then started the old game again (the "ignored" clicks)."""
+        ed = self.editions[edition]
+        box = self._players_box
+        wanted = box.value if players is None else players
+        value = min(max(wanted, ed.min_players), ed.max_players)
+        with box.hold_sync():
+            if (box.min, box.max) != (ed.min_players, ed.max_players):
+                box.min, box.max = min(box.min, ed.min_players), max(box.max, ed.max_players)
+            if box.value != value:
+                box.value = value
+            if (box.min, box.max) != (ed.min_players, ed.max_players):
+                box.min, box.max = ed.min_players, ed.max_players
+
     def _refresh(self) -> None:
-        ed = self.editions[self._edition.value]
-        self._players_box.min, self._players_box.max = 2, 6
-        self._players_box.value = self._players(ed.id, len(self.table.game.names))
-        self._players_box.min, self._players_box.max = ed.min_players, ed.max_players
+        game = self.table.game
+        if self._edition.value != game.edition.id:   # a game started from code
+            self._edition.value = game.edition.id
+        self._players_for(game.edition.id, len(game.names))
+        if self._seed.value != game.seed:
+            self._seed.value = game.seed
         self._note.value = (f"<p style='color:#1b5e20'>{escape(self.note)}</p>" if self.note
                             else "")
 
