@@ -378,7 +378,6 @@ def test_the_chooser_starts_a_new_game_of_the_chosen_edition():
     chooser = TableChooser("cluedo-card-game-2018", players=3)
     ui = chooser.widget()
     chooser._edition.value = "clue-classic-2023-two-player"
-    assert chooser._players_box.value == 2
     chooser._seed.value = 9
     start = next(b for b in ui.children[0].children if getattr(b, "description", "") ==
                  "New game")
@@ -562,28 +561,30 @@ def test_the_ending_keeps_a_face_down_accusation_face_down(edition_id):
 
 
 def test_choosing_an_edition_does_not_rewrite_the_players_a_learner_typed():
-    """The "ignored" New game: every edition change used to send the players box a value (and
-    min and max twice), and a number typed just after it was overwritten in the page before
-    New game read it. Now its value is left alone while the number fits the edition."""
+    """The "ignored" New game: every edition change used to send the players box new limits and
+    a value, and the page then reset a number typed just after it, so New game dealt the old
+    game again. Now nothing is sent to the boxes until a game starts; New game keeps the
+    number within the edition's range and the box then shows what was dealt."""
     chooser = TableChooser("cluedo-card-game-2018", players=3)
     chooser.widget()
-    box = chooser._players_box
+    boxes = (chooser._players_box, chooser._seed)
+    assert all(box.continuous_update for box in boxes)   # every keystroke reaches the kernel
     sent: list[set[str]] = []
-    original = box.send_state
-    box.send_state = lambda key=None: (sent.append(set(key or ())), original(key))[1]
-    chooser._edition.value = "cluedo-classic-1949"         # 3 fits 3-6: only the range sent
-    assert all("value" not in keys for keys in sent) and len(sent) <= 1 and box.value == 3
-    box.value = 6                                           # the learner types 6
-    sent.clear()
-    chooser._edition.value = "clue-mansion-2014"            # 6 still fits
-    assert all("value" not in keys for keys in sent) and box.value == 6
-    sent.clear()
-    chooser._edition.value = "clue-classic-2023-two-player"  # 2 only: clamped, one message
-    assert box.value == 2 and len(sent) == 1 and "value" in sent[0]
-    chooser._edition.value = "cluedo-classic-1949"
-    box.value = 5
+    for box in boxes:
+        original = box.send_state
+        box.send_state = (lambda key=None, original=original:
+                          (sent.append(set(key or ())), original(key))[1])
+    for edition in ("cluedo-classic-1949", "clue-mansion-2014", "clue-classic-2023-two-player"):
+        chooser._edition.value = edition
+    assert sent == []
+    chooser._players_box.value = 6                     # 6 players for the two-player game
     chooser.start_button().click()
-    assert len(chooser.table.game.names) == 5 and box.value == 5
+    assert len(chooser.table.game.names) == 2 and chooser._players_box.value == 2
+    assert "2 players" in chooser._note.value
+    chooser._edition.value = "cluedo-classic-1949"
+    chooser._players_box.value = 5
+    chooser.start_button().click()
+    assert len(chooser.table.game.names) == 5 and chooser._players_box.value == 5
     chooser.new("cluedo-card-game-2018", 4, seed=2)          # from code: the controls follow
-    assert (chooser._edition.value, box.value, chooser._seed.value) == (
+    assert (chooser._edition.value, chooser._players_box.value, chooser._seed.value) == (
         "cluedo-card-game-2018", 4, 2)

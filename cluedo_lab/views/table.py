@@ -980,13 +980,14 @@ class TableChooser(InteractiveView):
         self._edition.add_class("cluedo-chooser-edition")
         short = {"description_width": "initial"}
         game = self.table.game
+        # Both boxes send every keystroke (continuous_update) and nothing else ever writes to
+        # them while the learner may be typing: see _refresh.
         self._players_box = w.BoundedIntText(description="players", value=len(game.names),
-                                             min=game.edition.min_players,
-                                             max=game.edition.max_players, style=short,
+                                             min=2, max=6, continuous_update=True, style=short,
                                              layout=w.Layout(width="8.5em"))
         self._players_box.add_class("cluedo-chooser-players")
         self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
-                               layout=w.Layout(width="9em"))
+                               continuous_update=True, layout=w.Layout(width="9em"))
         self._seed.add_class("cluedo-chooser-seed")
         self._bots = w.Dropdown(options=["detective", "random", "explorer"], value=self.bots,
                                 description="bots", style=short,
@@ -996,7 +997,6 @@ class TableChooser(InteractiveView):
         self._start.on_click(lambda _b: self._press_new())
         self._note = w.HTML()
         self._note.add_class("cluedo-chooser-note")
-        self._edition.observe(lambda c: self._players_for(c["new"]), names="value")
         self._table_box = w.VBox([self.table.widget()])
         box = w.VBox([w.HBox([self._edition, self._players_box, self._seed, self._bots,
                               self._start], layout=w.Layout(flex_flow="row wrap")),
@@ -1016,28 +1016,16 @@ class TableChooser(InteractiveView):
             self._start.description = "New game"
             self._start.disabled = False
 
-    def _players_for(self, edition: str, players: int | None = None) -> None:
-        """Fit the players box to ``edition``'s range, keeping the number the learner typed
-        (or ``players``) when it fits. Only what changes is sent, in one message: rewriting
-        the box on every edition change overwrote a number typed just after it, so New game
-        then started the old game again (the "ignored" clicks)."""
-        ed = self.editions[edition]
-        box = self._players_box
-        wanted = box.value if players is None else players
-        value = min(max(wanted, ed.min_players), ed.max_players)
-        with box.hold_sync():
-            if (box.min, box.max) != (ed.min_players, ed.max_players):
-                box.min, box.max = min(box.min, ed.min_players), max(box.max, ed.max_players)
-            if box.value != value:
-                box.value = value
-            if (box.min, box.max) != (ed.min_players, ed.max_players):
-                box.min, box.max = ed.min_players, ed.max_players
-
     def _refresh(self) -> None:
+        """Show the game being played. The boxes are written only when they differ from it (a
+        game started from code, or a number of players the edition does not allow): the old
+        chooser rewrote the players box at every edition change, and the page then reset a
+        number typed just after it, so New game dealt the old game again ("ignored")."""
         game = self.table.game
-        if self._edition.value != game.edition.id:   # a game started from code
+        if self._edition.value != game.edition.id:
             self._edition.value = game.edition.id
-        self._players_for(game.edition.id, len(game.names))
+        if self._players_box.value != len(game.names):
+            self._players_box.value = len(game.names)
         if self._seed.value != game.seed:
             self._seed.value = game.seed
         self._note.value = (f"<p style='color:#1b5e20'>{escape(self.note)}</p>" if self.note
