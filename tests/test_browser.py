@@ -477,10 +477,13 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, player
         page.locator("button.cluedo-chooser-start").click()
         expect(page.locator(".cluedo-chooser-note")).to_contain_text("Game 2 started")
         expect(log).to_contain_text(f"{ed.name}, {players} players")
+        expect(page.locator(".cluedo-table")).to_have_count(1)  # the old table is gone
         page.wait_for_timeout(500)  # let the layout settle before measuring
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= CLASSROOM
-        for box in page.locator(".cluedo-table-action, .cluedo-learner-notepad").all():
+        parts = page.locator(".cluedo-table-action, .cluedo-learner-notepad")
+        expect(parts.last).to_be_visible()
+        for box in parts.all():
             right = box.bounding_box()
             assert right is not None and right["x"] + right["width"] <= CLASSROOM, \
                 box.inner_text()
