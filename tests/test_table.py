@@ -408,6 +408,7 @@ def test_new_game_always_answers_and_closes_the_old_table():
 def test_the_classroom_board_follows_the_game_and_card_games_have_none():
     classroom = Classroom("cluedo-card-game-2018", players=3)
     ui = classroom.widget()
+    classroom._tabs.selected_index = 1                  # the board tab: built when opened
     assert classroom.explorer is None and classroom._board.children == ()
     assert "is a card game: it has no board" in classroom._note.value
     for edition, board in (("cluedo-classic-1949", "classic-24x25"),
@@ -420,6 +421,11 @@ def test_the_classroom_board_follows_the_game_and_card_games_have_none():
         assert explorer.board.id == board == classroom.table.game.board.id
         assert explorer.roll == classroom.edition.turns.roll
         assert classroom._board.children == (explorer.widget(),)
+    classroom._tabs.selected_index = 0
+    classroom.new("clue-classic-2023-two-player", 2)
+    assert classroom.explorer._ui is None                # not built while its tab is closed
+    classroom._tabs.selected_index = 1
+    assert classroom._board.children == (classroom.explorer.widget(),)
     classroom.new("cluedo-the-card-game-2002", 3)
     assert classroom._board.children == () and "no board" in classroom._note.value
     assert ui is classroom.widget() and "no board" in repr(classroom)

@@ -84,12 +84,16 @@ class Classroom(InteractiveView):
         self._board = w.VBox()
         self._tabs = w.Tab([self.chooser.widget(), w.VBox([self._note, self._board])],
                            titles=TABS)
+        # The board (a button per square) is built when its tab is opened, not at each game.
+        self._tabs.observe(lambda _c: self._refresh(), names="selected_index")
         box = live_box(self, [self._tabs])
         box.add_class("cluedo-classroom")
         return box
 
     def _refresh(self) -> None:
         self._note.value = f"<p>{escape(self.board_note())}</p>"
+        if self._tabs.selected_index != TABS.index("The board"):
+            return
         explorer = self.explorer
         children: tuple[Any, ...] = (explorer.widget(),) if explorer else ()
         if self._board.children != children:
