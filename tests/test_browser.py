@@ -433,7 +433,7 @@ def test_new_game_always_answers(screen, voila, refused):
                 current = n
                 seed.fill(str(current))
             start.click()
-            expect(note).to_contain_text(f"Game {n} started")
+            expect(note).to_contain_text(f"Game {n} started", timeout=RUN_TIMEOUT)
             expect(log).to_contain_text(f"seed {current}. You are P1.")
             if not n % 2:
                 expect(note).to_contain_text("same settings deal the same cards")
@@ -450,7 +450,7 @@ def test_new_game_always_answers(screen, voila, refused):
             edition.select_option(label=label)
             players.fill(str(count))
             start.click()
-            expect(note).to_contain_text(f"Game {n} started")
+            expect(note).to_contain_text(f"Game {n} started", timeout=RUN_TIMEOUT)
             expect(log).to_contain_text(f"{count} players")
         assert refused == []
 
@@ -475,7 +475,10 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, player
             label=f"{ed.name} — {ed.publisher} {ed.year}")
         page.locator(".cluedo-chooser-players input").fill(str(players))
         page.locator("button.cluedo-chooser-start").click()
-        expect(page.locator(".cluedo-chooser-note")).to_contain_text("Game 2 started")
+        # A new game closes the old table's widgets and opens the new ones: on a busy machine
+        # the page may take a while to catch up.
+        expect(page.locator(".cluedo-chooser-note")).to_contain_text(
+            "Game 2 started", timeout=RUN_TIMEOUT)
         expect(log).to_contain_text(f"{ed.name}, {players} players")
         expect(page.locator(".cluedo-table")).to_have_count(1)  # the old table is gone
         page.wait_for_timeout(500)  # let the layout settle before measuring
