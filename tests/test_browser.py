@@ -5,8 +5,11 @@ autosave never touches the repository), with its own config, settings, workspace
 folders. Each test opens a notebook, runs every cell, clicks the live widgets and checks that
 the views changed as the engine says they should; screenshots go to
 ``tests/browser/screenshots/`` (git-ignored) for a person to look at. Another fixture serves the
-classroom app (``notebooks/app/classroom.ipynb``) with Voilà, as ``make app`` does, and a test
-plays at its table.
+classroom app (``notebooks/app/classroom.ipynb``) with Voilà, as ``make app`` does, and tests
+play at its table as a learner would, on a 1280-pixel screen, for every edition. Every request
+that leaves 127.0.0.1 is refused and counted: the app must work offline, so Voilà serves it with
+the app's own template (``notebooks/app/share/jupyter``, ``--template=classroom``), which drops
+the "lab" template's CDN style sheets.
 
 Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` Python package (no
 ``playwright install``: the system browser is used). Without either, the tests skip.
@@ -39,6 +42,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 START_TIMEOUT = 60  # seconds for JupyterLab to answer /api/status
 RUN_TIMEOUT = 120_000  # milliseconds for a notebook to run to its last cell
 UI_TIMEOUT = 30_000  # milliseconds for a widget to react to a click
+CLASSROOM = 1280  # pixels: the width of a classroom screen
 
 if not CHROMIUM.exists():
     pytest.skip("the browser test needs Chromium at /usr/bin/chromium "
@@ -131,8 +135,10 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "PYTHONHASHSEED": "0", "JUPYTER_CONFIG_DIR": str(home / "config"),
            "JUPYTER_DATA_DIR": str(home / "data"), "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+    env["JUPYTER_PATH"] = str(ROOT / "notebooks" / "app" / "share" / "jupyter")
     command = [sys.executable, "-m", "voila", str(ROOT / "notebooks" / "app" / "classroom.ipynb"),
-               "--Voila.ip=127.0.0.1", f"--port={port}", "--no-browser"]
+               "--template=classroom", "--Voila.ip=127.0.0.1", f"--port={port}",
+               "--no-browser"]
     # Probe a static file: the page itself would start a kernel and run the notebook.
     with serving(command, f"http://127.0.0.1:{port}", "/voila/static/voila.js", home, env,
                  home / "voila.log") as base:
@@ -148,11 +154,41 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser, request):
-    """A fresh page; if the test fails, a screenshot named after it is saved first."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1400})
+def refused() -> list[str]:
+    """The requests a page tried to send outside 127.0.0.1 (each one refused)."""
+    return []
+
+
+def _new_page(browser, refused: list[str], width: int, height: int):
+    context = browser.new_context(viewport={"width": width, "height": height})
+
+    def local_only(route):
+        if route.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:")):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", local_only)
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT)
+    return context, page
+
+
+@pytest.fixture
+def page(browser, refused):
+    """A fresh page that may reach 127.0.0.1 only."""
+    context, page = _new_page(browser, refused, 1400, 1400)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def screen(browser, refused):
+    """A fresh page on a classroom screen, 1280 pixels wide."""
+    context, page = _new_page(browser, refused, CLASSROOM, 900)
     try:
         yield page
     finally:
@@ -252,13 +288,26 @@ def test_board_explorer(page, jupyterlab):
         expect(table).to_contain_text("Shortest route to the Billiard Room: 10 moves.")
         shot(explorer, "05_explorer_peacock.png")
 
-        # Type a square: three rooms almost certain from just below the Ballroom.
-        square = explorer.locator(".cluedo-board-square input")
-        square.fill("7, 17")
-        square.press("Enter")
-        expect(table).to_contain_text("square (7, 17)")
+        # Click a square (the numbers on the board say which): three rooms almost certain
+        # from just below the Ballroom.
+        squares = explorer.locator(".cluedo-board-squares")
+        squares.locator("button[title='7, 17']").click()
+        expect(table).to_contain_text("From square (7, 17)")
         expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("35/36")
+        expect(drawing.locator(".coordinates text", has_text="17")).to_have_count(2)
         shot(explorer, "05_explorer_square.png")
+
+        # Click the Kitchen: the Study is by the secret passage, no roll needed.
+        squares.locator("button[title$=': Kitchen']").first.click()
+        expect(table).to_contain_text("From the Kitchen")
+        study = table.locator("tr", has_text="Study")
+        expect(study).to_contain_text("passage")
+        expect(study).to_contain_text("100.0%")
+        expect(table).to_contain_text("by the secret passage, instead of rolling: no roll needed")
+        # Unticked, the passages are not drawn at all.
+        explorer.locator(".cluedo-board-passages input").uncheck()
+        expect(drawing.locator("line.cluedo-passage")).to_have_count(0)
+        expect(drawing.locator("line.passage")).to_have_count(0)
         explorer.scroll_into_view_if_needed()
         shot(page, "05_page.png")
 
@@ -269,9 +318,9 @@ def test_table_in_lab(page, jupyterlab):
 
         table = page.locator(".cluedo-table")
         log = table.locator(".cluedo-table-log")
-        caption = table.locator(".cluedo-notepad-caption")
+        caption = table.locator(".cluedo-learner-caption")
         expect(log).to_contain_text("Cluedo Card Game, 3 players (P1, P2, P3), seed 0. You are P1.")
-        expect(caption).to_contain_text("P1's notepad after 0 events")
+        expect(caption).to_contain_text("P1's own notes after 0 events")
         table.scroll_into_view_if_needed()
         # Ask about the two cards picked in the drop-downs: the bots answer and take their turns.
         table.locator(".cluedo-field-card-1 select").select_option(label="Plum")
@@ -281,6 +330,189 @@ def test_table_in_lab(page, jupyterlab):
         expect(caption).not_to_contain_text("after 0 events")
         expect(table.locator(".cluedo-table-status")).to_contain_text("Your move (P1)")
         shot(table, "app_table_in_lab.png")
+
+
+def _expected_notes():
+    """What the app's notepad must say, from the engine: the learner's marks on the app's first
+    game (2018, 3 players, seed 0), checked and hinted by LearnerNotes itself."""
+    from cluedo_lab.views.table import Table
+
+    table = Table("cluedo-card-game-2018", 3, seed=0)
+    notes = table.learner_notepad
+    hand = table.game.deal.hands[0]
+    held = hand[0]
+    other = next(c for c in table.game.edition.cards
+                 if c not in hand and c not in table.game.deal.envelope)
+    for card, place, clicks in ((held, "P1", 1), (held, "envelope", 2), (other, "P2", 1)):
+        for _ in range(clicks):
+            notes.click(card.id, place)
+    return table, held, other, notes.notes.check(), notes.notes.hint()
+
+
+def test_learner_marks_checks_hints_and_accuses_in_the_app(screen, voila, refused):
+    page = screen
+    with screenshot_on_failure(page, "test_learner_in_the_app"):
+        page.goto(voila)
+        table = page.locator(".cluedo-table")
+        log = table.locator(".cluedo-table-log")
+        expect(log).to_contain_text("You are P1", timeout=RUN_TIMEOUT)
+        # Students see no code and no developer notes.
+        for developer in ("TableChooser(", "Classroom(", "make app", "Voil", "NBVAL", "import "):
+            expect(page.get_by_text(developer)).to_have_count(0)
+
+        engine, held, other, check, hint = _expected_notes()
+        notepad = table.locator(".cluedo-learner-notepad")
+        expect(notepad.locator(".cluedo-learner-caption")).to_contain_text(
+            "P1's own notes after 0 events")
+        cell = notepad.locator(f"button.cluedo-cell-{held.id}-p1")
+        cell.click()
+        expect(cell).to_have_text("✓")
+        envelope = notepad.locator(f"button.cluedo-cell-{held.id}-envelope")
+        envelope.click()
+        expect(envelope).to_have_text("✓")
+        envelope.click()
+        expect(envelope).to_have_text("✗")
+        guess = notepad.locator(f"button.cluedo-cell-{other.id}-p2")
+        guess.click()
+        expect(guess).to_have_text("✓")
+        message = notepad.locator(".cluedo-learner-message")
+        notepad.locator("button.cluedo-learner-check").click()
+        expect(message).to_have_text(str(check))
+        assert check.right == 2 and len(check.unjustified) == 1 and not check.wrong
+        expect(message).to_contain_text("2 marks right; 1 mark not yet justified")
+        notepad.locator("button.cluedo-learner-hint").click()
+        expect(message).to_have_text(hint.text(1))
+        shot(page, "app_learner_check_hint.png")
+
+        # The switch shows the engine's notepad instead, and back.
+        switch = table.locator(".cluedo-table-notes-switch")
+        switch.get_by_role("button", name="The engine's notepad").click()
+        expect(table.locator(".cluedo-notepad-caption")).to_contain_text("P1's notepad")
+        switch.get_by_role("button", name="My notes").click()
+        expect(table.locator(f"button.cluedo-cell-{held.id}-p1")).to_have_text("✓")
+
+        # Accusing asks first, and warns about a card the learner holds.
+        confirm = table.locator(".cluedo-table-confirm")
+        expect(confirm).to_be_hidden()
+        table.locator(f".cluedo-field-{held.category} select").select_option(label=held.name)
+        before = log.inner_text()
+        table.locator("button.cluedo-action-accuse").click()
+        expect(confirm).to_be_visible()
+        expect(confirm).to_contain_text(f"Careful! You hold {held.name}")
+        shot(page, "app_accuse_confirm.png")
+        confirm.locator("button.cluedo-cancel-accuse").click()
+        expect(confirm).to_be_hidden()
+        assert log.inner_text() == before
+        for card in engine.game.deal.envelope:
+            table.locator(f".cluedo-field-{card.category} select").select_option(label=card.name)
+        table.locator("button.cluedo-action-accuse").click()
+        expect(confirm).to_be_visible()
+        expect(confirm).not_to_contain_text("Careful")
+        confirm.locator("button.cluedo-confirm-accuse").click()
+        status = table.locator(".cluedo-table-status")
+        expect(status).to_contain_text("Game over: you won!")
+        solution = ", ".join(c.name for c in engine.game.deal.envelope)
+        expect(status.locator(".cluedo-table-ending")).to_contain_text(
+            f"The solution: {solution}.")
+        shot(page, "app_game_over.png")
+        assert refused == []
+
+
+def test_new_game_always_answers(screen, voila, refused):
+    page = screen
+    with screenshot_on_failure(page, "test_new_game_always_answers"):
+        page.goto(voila)
+        log = page.locator(".cluedo-table-log")
+        expect(log).to_contain_text("You are P1", timeout=RUN_TIMEOUT)
+        note = page.locator(".cluedo-chooser-note")
+        start = page.locator("button.cluedo-chooser-start")
+        seed = page.locator(".cluedo-chooser-seed input")
+        current = 0
+        for n in range(2, 12):  # the same settings, then a new seed, in turn
+            if n % 2:
+                current = n
+                seed.fill(str(current))
+            start.click()
+            expect(note).to_contain_text(f"Game {n} started", timeout=RUN_TIMEOUT)
+            expect(log).to_contain_text(f"seed {current}. You are P1.")
+            if not n % 2:
+                expect(note).to_contain_text("same settings deal the same cards")
+            else:
+                expect(note).not_to_contain_text("same settings")
+        # The race that used to swallow clicks: an edition chosen, the players typed at once,
+        # New game. The kernel's answer to the edition change must not overwrite the number.
+        players = page.locator(".cluedo-chooser-players input")
+        edition = page.locator(".cluedo-chooser-edition select")
+        for n, (label, count) in enumerate([("Cluedo — Waddingtons 1949", 6),
+                                            ("Clue — Hasbro 2014", 5),
+                                            ("Cluedo Card Game — Hasbro 2018", 4),
+                                            ("Cluedo — Waddingtons 1949", 3)], start=12):
+            edition.select_option(label=label)
+            players.fill(str(count))
+            start.click()
+            expect(note).to_contain_text(f"Game {n} started", timeout=RUN_TIMEOUT)
+            expect(log).to_contain_text(f"{count} players")
+        assert refused == []
+
+
+@pytest.mark.parametrize("edition, players", [
+    ("clue-classic-2023", 3), ("clue-classic-2023-two-player", 2), ("clue-mansion-2014", 3),
+    ("cluedo-card-game-2018", 3), ("cluedo-card-game-2018-advanced", 3),
+    ("cluedo-classic-1949", 3), ("cluedo-classic-1949", 6), ("cluedo-the-card-game-2002", 3),
+    ("cluedo-the-card-game-2002-one-against-all", 3)])
+def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, players):
+    """Every edition on a 1280-pixel screen: nothing wider than the page, every control on
+    screen, and the board tab showing this edition's board (or saying a card game has none)."""
+    from cluedo_lab.rules.edition import load_edition
+
+    ed = load_edition(edition)
+    page = screen
+    with screenshot_on_failure(page, f"test_the_app_fits_{edition}"):
+        page.goto(voila)
+        log = page.locator(".cluedo-table-log")
+        expect(log).to_contain_text("You are P1", timeout=RUN_TIMEOUT)
+        page.locator(".cluedo-chooser-edition select").select_option(
+            label=f"{ed.name} — {ed.publisher} {ed.year}")
+        page.locator(".cluedo-chooser-players input").fill(str(players))
+        page.locator("button.cluedo-chooser-start").click()
+        # A new game closes the old table's widgets and opens the new ones: on a busy machine
+        # the page may take a while to catch up.
+        expect(page.locator(".cluedo-chooser-note")).to_contain_text(
+            "Game 2 started", timeout=RUN_TIMEOUT)
+        expect(log).to_contain_text(f"{ed.name}, {players} players")
+        expect(page.locator(".cluedo-table")).to_have_count(1)  # the old table is gone
+        page.wait_for_timeout(500)  # let the layout settle before measuring
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= CLASSROOM
+        parts = page.locator(".cluedo-table-action, .cluedo-learner-notepad")
+        expect(parts.last).to_be_visible()
+        for box in parts.all():
+            right = box.bounding_box()
+            assert right is not None and right["x"] + right["width"] <= CLASSROOM, \
+                box.inner_text()
+        shot(page, f"app_{edition}_{players}.png")
+        page.get_by_role("tab", name="The board").click()
+        note = page.locator(".cluedo-classroom-board-note")
+        if ed.board is None:
+            expect(note).to_contain_text("is a card game: it has no board")
+            expect(page.locator(".cluedo-board-explorer")).to_have_count(0)
+        else:
+            explorer = page.locator(".cluedo-board-explorer")
+            expect(note).to_contain_text(f"The board of {ed.name}")
+            expect(explorer.locator(".cluedo-board-svg svg title").first).to_have_text(
+                _board_name(ed.board))
+            explorer.locator(".cluedo-board-squares button[title$=': Kitchen']").first.click()
+            expect(explorer.locator(".cluedo-board-table")).to_contain_text("From the Kitchen")
+            expect(explorer.locator(".cluedo-board-table tr").nth(1)).to_contain_text("passage")
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= CLASSROOM
+            shot(page, f"app_{edition}_{players}_board.png")
+        assert refused == []
+
+
+def _board_name(board_id: str) -> str:
+    from cluedo_lab.rules.board import load_board
+
+    return load_board(board_id).name
 
 
 def test_classroom_app_in_voila(page, voila):
@@ -296,7 +528,7 @@ def test_classroom_app_in_voila(page, voila):
         table.locator("button.cluedo-action-ask").click()
         expect(log).to_contain_text("event 1: P1 asked about Scarlett, Mustard")
         assert log.inner_text() != before
-        expect(table.locator(".cluedo-notepad-caption")).not_to_contain_text("after 0 events")
+        expect(table.locator(".cluedo-learner-caption")).not_to_contain_text("after 0 events")
         shot(page, "app_voila_after_ask.png")
 
         # A board game from the chooser: the board is drawn and the dice can be rolled.
@@ -311,7 +543,8 @@ def test_classroom_app_in_voila(page, voila):
         expect(table.locator(".cluedo-action-move")).not_to_have_count(0)
         shot(page, "app_voila_board_roll.png")
 
-        # The board explorer below it.
+        # The board explorer of the same edition, on the second tab.
+        page.get_by_role("tab", name="The board").click()
         explorer = page.locator(".cluedo-board-explorer")
         explorer.scroll_into_view_if_needed()
         explorer.locator(".cluedo-board-where select").select_option(

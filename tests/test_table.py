@@ -19,6 +19,7 @@ from cluedo_lab.games.game import Action
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.rules.edition import all_editions
 from cluedo_lab.rules.errors import IllegalAction
+from cluedo_lab.views.classroom import Classroom
 from cluedo_lab.views.table import Table, TableChooser, controls, makeable
 
 pytest.importorskip("ipywidgets")
@@ -49,11 +50,14 @@ def click_randomly(table: Table, rng: random.Random, accuse: float = 0.05) -> bo
     for field in control.fields:
         table.dropdown(control.label, field.name).value = rng.choice(field.options)[1]
     table.button(control.label).click()
+    if control.kind == "accuse":  # an accusation asks first
+        assert table.pending is not None and table._confirm.layout.display == "flex"
+        table._yes.click()
     return table.message == ""
 
 
 def caption(table: Table) -> str:
-    return table.notepad.widget().children[0].value
+    return table.engine_notepad.widget().children[0].value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,7 +145,7 @@ def test_2018_ask_by_dropdowns_then_bots_answer_and_play():
     truth = Knowledge(record)
     for card in game.edition.cards:
         for place in truth.places:
-            assert table.notepad.knowledge.probability(card.id, place) == \
+            assert table.engine_notepad.knowledge.probability(card.id, place) == \
                 truth.probability(card.id, place)
 
 
@@ -157,7 +161,7 @@ def test_2002_snoop_button_shows_a_card_of_that_player():
     seen = table.game.edition.card(snoop["card"])
     assert seen in table.game.deal.hands[1]
     assert f"event {events + 1}: P1 snooped on P2 and saw {seen.name}" in table.log()
-    assert table.notepad.cell(seen.id, "P2") == "✓"
+    assert table.engine_notepad.cell(seen.id, "P2") == "✓"
     # After playing a card the turn continues: end it, and the bots play round to P1.
     assert [c.label for c in table.controls()][0] == "End the turn"
     history = len(table.game.history)
@@ -207,7 +211,8 @@ def test_board_game_notepad_follows_events_seen_from_the_seat():
     while len(table.game.events) < 3:
         click_randomly(table, rng, accuse=0)
     assert caption(table) != before
-    assert table.notepad.knowledge.record.events == table.game.record(0).events
+    assert table.engine_notepad.knowledge.record.events == table.game.record(0).events
+    assert table.learner_notepad.knowledge is table.engine_notepad.knowledge
 
 
 @pytest.mark.parametrize("edition_id", EDITIONS)
@@ -245,7 +250,8 @@ def test_2018_the_same_card_twice_is_refused_with_the_engines_reason():
     table.dropdown("Ask about", "card 2").value = "plum"
     message = _unchanged(table, table.button("Ask about").click)
     reason = table.game.why_illegal(Action.make("ask", 0, items=["plum", "plum"]))
-    assert message == f"Not allowed: {reason}"
+    assert message == f"Choose again: {reason}."
+    assert reason == "a question names 2 different cards"  # the rule, said as what is allowed
     assert "cluedo-table-message" in table._message._dom_classes
     assert escape(reason) in table._message.value
     # The learner's picks survive the refusal, and the next legal click clears the message.
@@ -265,16 +271,17 @@ def test_a_stale_button_clicked_twice_changes_nothing(edition_id, first):
     button.click()
     assert table.message == ""
     message = _unchanged(table, button.click)  # the old button, no longer shown
-    assert message.startswith("Not allowed: ")
-    assert len(message) > len("Not allowed: ") + 10
+    assert message.startswith("Choose again: ")
+    assert len(message) > len("Choose again: ") + 10
 
 
 def test_acting_for_another_seat_or_with_nonsense_changes_nothing():
     table = Table("cluedo-card-game-2018", 3, seed=1)
     assert _unchanged(table, lambda: table.act(Action.make("ask", 1, items=["plum", "rope"])))\
-        == "Not allowed: you sit in seat 0 (P1), not seat 1"
+        == "Choose again: you sit in seat 0 (P1), not seat 1."
     assert "not an action" in _unchanged(table, lambda: table.act({"kind": "ask"}))
-    assert "no control" in _unchanged(table, lambda: table.press("Roll the dice"))
+    assert "the buttons now are Ask about; Accuse" in _unchanged(
+        table, lambda: table.press("Roll the dice"))
     assert "has no choice" in _unchanged(table, lambda: table.press("Ask about", weapon="rope"))
     assert not table.play("ask", items=["plum", "nonsense"])
     assert "nonsense" in table.message
@@ -358,7 +365,9 @@ def test_static_rendering_says_whose_move_hand_actions_and_log():
     assert "Accuse (suspect, vehicle, destination: 324 choices)" in text
     assert text.splitlines()[-1] == "  " + table.log()[-1]
     html = table._repr_html_()
-    assert "notepad after" in html and "<svg" not in html
+    assert "own notes after" in html and "<svg" not in html
+    assert "notepad after" in Table("cluedo-the-card-game-2002", 3, seed=1,
+                                    notes="engine")._repr_html_()
 
     board = Table("clue-mansion-2014", 3, seed=1, bots=("random",))
     assert "<svg" in board._repr_html_()
@@ -369,7 +378,6 @@ def test_the_chooser_starts_a_new_game_of_the_chosen_edition():
     chooser = TableChooser("cluedo-card-game-2018", players=3)
     ui = chooser.widget()
     chooser._edition.value = "clue-classic-2023-two-player"
-    assert chooser._players_box.value == 2
     chooser._seed.value = 9
     start = next(b for b in ui.children[0].children if getattr(b, "description", "") ==
                  "New game")
@@ -377,4 +385,212 @@ def test_the_chooser_starts_a_new_game_of_the_chosen_edition():
     game = chooser.table.game
     assert isinstance(game, BoardGame) and game.edition.id == "clue-classic-2023-two-player"
     assert game.seed == 9 and len(game.names) == 2
-    assert ui.children[1].children == (chooser.table.widget(),)
+    assert ui.children[2].children == (chooser.table.widget(),)
+
+
+def test_new_game_always_answers_and_closes_the_old_table():
+    chooser = TableChooser("cluedo-card-game-2018", players=3)
+    chooser.widget()
+    first = chooser.table
+    old = first.widget()
+    chooser.start_button().click()                 # the same settings: the same deal, said so
+    assert chooser.table is not first and chooser.games == 2
+    assert chooser.table.game.deal.hands == first.game.deal.hands
+    assert "Game 2 started" in chooser._note.value and "same settings" in chooser._note.value
+    assert old.comm is None                         # closed: the page forgets its models
+    assert not chooser.start_button().disabled
+    chooser._seed.value = 4
+    chooser.start_button().click()
+    assert "Game 3 started" in chooser._note.value and "same settings" not in chooser._note.value
+    assert chooser.table.game.seed == 4 and chooser.table.notes == "learner"
+
+
+def test_the_classroom_board_follows_the_game_and_card_games_have_none():
+    classroom = Classroom("cluedo-card-game-2018", players=3)
+    ui = classroom.widget()
+    classroom._tabs.selected_index = 1                  # the board tab: built when opened
+    assert classroom.explorer is None and classroom._board.children == ()
+    assert "is a card game: it has no board" in classroom._note.value
+    for edition, board in (("cluedo-classic-1949", "classic-24x25"),
+                           ("clue-mansion-2014", "mansion-2014"),
+                           ("clue-classic-2023", "classic-24x25")):
+        chooser = classroom.chooser
+        chooser._edition.value = edition
+        chooser.start_button().click()
+        explorer = classroom.explorer
+        assert explorer.board.id == board == classroom.table.game.board.id
+        assert explorer.roll == classroom.edition.turns.roll
+        assert classroom._board.children == (explorer.widget(),)
+    classroom._tabs.selected_index = 0
+    classroom.new("clue-classic-2023-two-player", 2)
+    assert classroom.explorer._ui is None                # not built while its tab is closed
+    classroom._tabs.selected_index = 1
+    assert classroom._board.children == (classroom.explorer.widget(),)
+    classroom.new("cluedo-the-card-game-2002", 3)
+    assert classroom._board.children == () and "no board" in classroom._note.value
+    assert ui is classroom.widget() and "no board" in repr(classroom)
+
+
+# ---------------------------------------------------------------------------------------------
+# Learner mode, accusing with confirmation, the end of a game
+# ---------------------------------------------------------------------------------------------
+
+class Scripted:
+    """A bot that accuses the solution on its first turn if it is ``accuser``, else makes the
+    first legal action that is no accusation (asking, showing, declining)."""
+
+    def __init__(self, accuser: int | None):
+        self.accuser = accuser
+
+    def choose(self, game, seat):
+        legal = game.legal_actions()
+        if seat == self.accuser and game.turn == seat:
+            envelope = [c.id for c in game.deal.envelope]
+            return next(a for a in legal if a.kind == "accuse" and set(a["cards"]) == set(
+                envelope))
+        return next(a for a in legal if a.kind != "accuse")
+
+
+def test_the_table_opens_with_the_learners_own_notepad_and_switches_to_the_engines():
+    table = Table("cluedo-card-game-2018", 3, seed=1)
+    ui = table.widget()
+    assert table.notes == "learner" and table.notepad is table.learner_notepad
+    box = table._notes_box
+    assert box.children == (table.learner_notepad.widget(),)
+    # The learner marks a card of their own hand; Check counts it right without the engine's
+    # cells ever being shown.
+    mine = table.game.deal.hands[0][0]
+    table.learner_notepad.cell_button(mine.id, "P1").click()
+    assert table.learner_notepad.notes.marks == {(mine.id, "P1"): "holds"}
+    assert table.learner_notepad.check().startswith("1 mark right")
+    table._switch.value = "engine"
+    assert table.notes == "engine" and box.children == (table.engine_notepad.widget(),)
+    table._switch.value = "learner"
+    assert box.children == (table.learner_notepad.widget(),)
+    # The marks stay as the game goes on, and are checked against the longer record.
+    table.play("ask", items=["plum", "rope"])
+    notes = table.learner_notepad.notes
+    assert notes.knowledge is table.engine_notepad.knowledge
+    assert notes.knowledge.record.events == table.game.record(0).events
+    assert notes.marks == {(mine.id, "P1"): "holds"}
+    assert ui is table.widget()
+    with pytest.raises(ValueError, match="notes is one of learner, engine"):
+        table.use_notes("solver")
+
+
+def test_accusing_asks_first_and_warns_about_a_card_you_hold():
+    table = Table("cluedo-card-game-2018", 3, seed=0)
+    table.widget()
+    game = table.game
+    held = game.deal.hands[0]
+    weapon = next(c for c in held if c.category == "weapon")
+    table.dropdown("Accuse", "weapon").value = weapon.id
+    saved = game.to_json()
+    table.button("Accuse").click()
+    assert game.to_json() == saved and table.pending is not None   # nothing done yet
+    assert table._confirm.layout.display == "flex"
+    question = table.confirmation()
+    assert question.startswith("Accuse ") and weapon.name in question.splitlines()[0]
+    assert f"Careful! You hold {weapon.name}: it is not in the envelope." in question
+    assert escape(weapon.name) in table._question.value
+    table._no.click()                                                  # think again
+    assert table.pending is None and table._confirm.layout.display == "none"
+    assert game.to_json() == saved
+    # The solution: no warning, and Yes makes the accusation.
+    envelope = {c.category: c.id for c in game.deal.envelope}
+    for label, value in (("suspect", envelope["suspect"]), ("weapon", envelope["weapon"]),
+                         ("location", envelope["location"])):
+        table.dropdown("Accuse", label).value = value
+    table.button("Accuse").click()
+    assert "Careful" not in table.confirmation()
+    table._yes.click()
+    assert game.is_over and game.winner == 0
+    assert table.whose_move() == "Game over: you won!"
+    ending = table.ending()
+    assert ending[0] == "You won!"
+    names = ", ".join(c.name for c in game.deal.envelope)
+    assert ending[-1] == f"The solution: {names}."
+    assert f"You accused {names}, and were right: the crime is solved." in ending
+    assert "cluedo-table-ending" in table._status.value
+
+
+def test_a_lost_simultaneous_accusation_is_explained():
+    """P3 declares first and is right; P1 (the learner) accuses too, also right, and loses
+    because P3 comes first in the order agreed (2018 rule book: MAKING AN ACCUSATION)."""
+    game = new_game("cluedo-card-game-2018", 3, seed=3)
+    assert game.edition.accusation.simultaneous
+    table = Table.for_game(game, seat=0, bots=(Scripted(None), Scripted(2)))
+    table.widget()
+    hand = {c.id for c in game.deal.hands[0]}
+    ask = [c.id for c in game.edition.cards if c.id not in hand][:2]
+    table.play("ask", items=ask)
+    while game.current == 0 and game.stage == "show":
+        table.act(game.legal_actions()[0])
+    assert game.accusing == [2] and game.current == 0    # P3 is ready: do we accuse too?
+    solution = [c.id for c in game.deal.envelope]
+    table.press("Accuse", **{f"cards.{i}": c for i, c in enumerate(solution)})
+    assert table.confirm()
+    assert game.is_over and game.winner == 2
+    ending = table.ending()
+    text = "\n".join(ending)
+    names = ", ".join(c.name for c in game.deal.envelope)
+    assert ending[0] == "P3 won."
+    assert "P3 said they were ready to accuse and you accused too" in text
+    assert f"  1. P3: {names}: right" in ending and f"  2. you: {names}: right" in ending
+    assert "You were right too, but P3 came before you in the order." in text
+    assert ending[-1] == f"The solution: {names}."
+    assert ending == Table.for_game(game, seat=0).ending()   # told the same after a reload
+    assert "\n".join(ending) in table.text()
+
+
+@pytest.mark.parametrize("edition_id", ["cluedo-classic-1949", "cluedo-the-card-game-2002"])
+def test_the_ending_keeps_a_face_down_accusation_face_down(edition_id):
+    """Every accusation of a finished game is listed in order, as the seat's record holds it."""
+    table = Table(edition_id, 3, seed=7, bots=("random",))
+    rng = random.Random(7)
+    for _ in range(1500):
+        if table.game.is_over:
+            break
+        click_randomly(table, rng, accuse=0.2)
+    game = table.game
+    assert game.is_over
+    ending = table.ending()
+    accusations = [e for e in game.record(0).events if type(e).__name__ == "Accuse"]
+    told = [line for line in ending if " accused " in line]
+    assert len(told) == len(accusations) > 0
+    for line, event in zip(told, accusations, strict=True):
+        if event.named:
+            assert ", ".join(c.name for c in event.named) in line
+        else:
+            assert "face down" in line
+    assert ending[-1].startswith("The solution: ")
+
+
+def test_choosing_an_edition_does_not_rewrite_the_players_a_learner_typed():
+    """The "ignored" New game: every edition change used to send the players box new limits and
+    a value, and the page then reset a number typed just after it, so New game dealt the old
+    game again. Now nothing is sent to the boxes until a game starts; New game keeps the
+    number within the edition's range and the box then shows what was dealt."""
+    chooser = TableChooser("cluedo-card-game-2018", players=3)
+    chooser.widget()
+    boxes = (chooser._players_box, chooser._seed)
+    assert all(box.continuous_update for box in boxes)   # every keystroke reaches the kernel
+    sent: list[set[str]] = []
+    for box in boxes:
+        original = box.send_state
+        box.send_state = (lambda key=None, original=original:
+                          (sent.append(set(key or ())), original(key))[1])
+    for edition in ("cluedo-classic-1949", "clue-mansion-2014", "clue-classic-2023-two-player"):
+        chooser._edition.value = edition
+    assert sent == []
+    chooser._players_box.value = 6                     # 6 players for the two-player game
+    chooser.start_button().click()
+    assert len(chooser.table.game.names) == 2 and chooser._players_box.value == 2
+    assert "2 players" in chooser._note.value
+    chooser._edition.value = "cluedo-classic-1949"
+    chooser._players_box.value = 5
+    chooser.start_button().click()
+    assert len(chooser.table.game.names) == 5 and chooser._players_box.value == 5
+    chooser.new("cluedo-card-game-2018", 4, seed=2)          # from code: the controls follow
+    assert (chooser._edition.value, chooser._players_box.value, chooser._seed.value) == (
+        "cluedo-card-game-2018", 4, 2)

@@ -26,6 +26,7 @@ from cluedo_lab.rules.board import load_board, reach_chance, room_distances, sho
 from cluedo_lab.rules.dice import Dice
 from cluedo_lab.rules.edition import load_edition
 from cluedo_lab.rules.errors import Contradiction
+from cluedo_lab.views.board_svg import origin
 from cluedo_lab.views.widgets import (
     BoardExplorer,
     DeductionStepper,
@@ -101,7 +102,8 @@ def test_clicking_a_cell_shows_its_explanation(ann):
     assert "Click a cell" in pad._explanation.value
     pad.cell_button("White", "Cy").click()
     assert pad.selected == ("white", "Cy")
-    assert pad._explanation.value == f"<pre>{escape(str(ann.explain('White', 'Cy')))}</pre>"
+    assert pad._explanation.value == ("<pre style='white-space:pre-wrap'>"
+                                      f"{escape(str(ann.explain('White', 'Cy')))}</pre>")
     assert "cluedo-selected" in pad.cell_button("White", "Cy")._dom_classes
     pad.cell_button("Scarlett", "Cy").click()  # not certain: the exact chance instead
     assert "cluedo-selected" not in pad.cell_button("White", "Cy")._dom_classes
@@ -255,20 +257,79 @@ def test_picking_peacocks_start_shows_reach_chances():
             for c in svg.iter("{http://www.w3.org/2000/svg}circle")] == ["peacock"]
 
 
-def test_typing_a_square_or_a_room():
+def test_clicking_a_square_or_a_room():
     explorer = BoardExplorer.for_edition(CLASSIC)
     explorer.widget()
-    explorer._square.value = "7, 17"
+    board = explorer.board
+    assert len(explorer._squares) == board.rows * board.cols
+    explorer.square_button((7, 17)).click()
     assert explorer.position == (7, 17) and explorer._where.value is None
     assert {r: c for r, _, c in explorer.table()} == reach_chance(
-        explorer.board, (7, 17), Dice.for_edition(CLASSIC))
-    explorer._square.value = "0, 0"  # off the board: a message, the position is kept
+        board, (7, 17), Dice.for_edition(CLASSIC))
+    assert "From square (7, 17)" in explorer._table.value
+    explorer.square_button((0, 0)).click()  # off the board: a message, the position is kept
     assert explorer.position == (7, 17)
-    assert "off-board" in explorer._table.value
-    explorer._where.value = "kitchen"
-    assert explorer.position == "kitchen" and "From the Kitchen" in explorer._table.value
+    assert "Pick a corridor square or a room" in explorer._table.value
+    kitchen = sorted(board.room_squares["kitchen"])[0]
+    explorer.square_button(kitchen).click()  # any square of a room picks the room
+    assert explorer.position == "kitchen" and explorer._where.value == "kitchen"
+    assert "From the Kitchen" in explorer._table.value
+    start = board.starts["peacock"]
+    explorer.square_button(start).click()   # a start square is that suspect's start
+    assert explorer.position == "peacock" and explorer._where.value == "peacock"
+    assert explorer.square_button(start).tooltip == f"{start[0]}, {start[1]}"
+    assert explorer.square_button(kitchen).tooltip.endswith(": Kitchen")
+    explorer.pick_text("7, 17")
+    assert explorer.position == (7, 17)
     with pytest.raises(ValueError):
         explorer.pick("cellar")
+
+
+def test_the_board_has_its_coordinates_and_the_clickable_squares_lie_over_them():
+    explorer = BoardExplorer.for_edition(CLASSIC)
+    svg = ET.fromstring(explorer.svg())
+    ns = "{http://www.w3.org/2000/svg}"
+    group = next(g for g in svg.iter(f"{ns}g") if g.get("class") == "coordinates")
+    numbers = [t.text for t in group.iter(f"{ns}text")]
+    board = explorer.board
+    assert numbers == [str(r) for r in range(board.rows)] + [str(c) for c in range(board.cols)]
+    # The overlay grid starts where render_svg draws square (0, 0).
+    explorer.widget()
+    left, top = origin(explorer.CELL, coordinates=True)
+    grid = explorer.square_button((0, 0))
+    layout = next(w for w in explorer.widget().children[0].children[0].children
+                  if "cluedo-board-squares" in w._dom_classes).layout
+    assert layout.padding == f"{top:g}px 0 0 {left:g}px"
+    assert grid.layout.width == f"{explorer.CELL}px"
+    first = next(r for r in svg.iter(f"{ns}rect") if r.get("stroke") is not None)
+    assert (float(first.get("x")) - left) % explorer.CELL == 0
+    assert (float(first.get("y")) - top) % explorer.CELL == 0
+
+
+@pytest.mark.parametrize("edition, room, far, how", [
+    ("cluedo-classic-1949", "kitchen", "study", "instead of rolling: no roll needed"),
+    ("clue-mansion-2014", "kitchen", "observatory", "instead of rolling: no roll needed"),
+    ("clue-classic-2023", "kitchen", "study", "roll first, then take the secret passage"),
+])
+def test_a_secret_passage_is_counted_as_the_rule_book_says(edition, room, far, how):
+    """From the Kitchen the far room is certain this turn, by the passage: 1949 and 2014 take
+    it instead of rolling, 2023 rolls first (the edition's turns.roll)."""
+    ed = load_edition(edition)
+    explorer = BoardExplorer.for_edition(ed, position=room, target=far, show_route=True)
+    assert explorer.roll == ed.turns.roll
+    rows = {r: (m, c) for r, m, c in explorer.table()}
+    assert explorer.table()[0][0] == far and rows[far][1] == 1
+    assert rows[far][0] == room_distances(explorer.board, room)[far]  # moves by dice, kept
+    assert how in explorer.how(far)
+    html = explorer._table_html()
+    assert (f"<td>{explorer.board.room_name(far)}</td><td style='text-align:right'>passage"
+            f"</td><td style='text-align:right'>1</td>") in html
+    assert "'>100.0%</td>" in html.split(explorer.board.room_name(far))[1].split("</tr>")[0]
+    assert how in repr(explorer) and f"Or {explorer.ROLLS[explorer.roll]}." in html
+    # elsewhere the dice decide alone
+    others = {r: c for r, _, c in explorer.table() if r != far}
+    chances = reach_chance(explorer.board, room, Dice.for_edition(ed))
+    assert others == {r: c for r, c in chances.items() if r != far}
 
 
 @pytest.mark.parametrize("start", ["peacock", "scarlett", "kitchen", (7, 17)])
@@ -296,11 +357,15 @@ def test_route_and_passage_toggles():
     assert explorer._drawing.value.count('class="cluedo-passage"') == len(
         explorer.board.passages)
     explorer._where.value = "kitchen"
-    assert "Kitchen &lt;-&gt; Study (from here: no roll needed)" in explorer._table.value
+    assert ("Kitchen &lt;-&gt; Study (from here: by the secret passage, instead of rolling: "
+            "no roll needed)") in explorer._table.value
     explorer._show_route.value = False
     explorer._show_passages.value = False
     assert "cluedo-route" not in explorer._drawing.value
     assert "cluedo-passage" not in explorer._drawing.value
+    assert 'class="passage"' not in explorer._drawing.value  # unticked: not drawn at all
+    explorer._show_passages.value = True
+    assert explorer._drawing.value.count('class="passage"') == len(explorer.board.passages)
     ET.fromstring(explorer.svg())
 
 
@@ -312,6 +377,8 @@ def test_explorer_on_every_board(edition):
     for label, position in explorer.choices():
         explorer.pick(position)
         chances = reach_chance(board, position, Dice.for_edition(ed))
+        for far in explorer.passage_rooms():
+            chances[far] = 1
         assert {r: c for r, _, c in explorer.table()} == chances
         assert label in {f"{ed.card(position).name}'s start {board.starts[position]}"
                          if position in board.starts else board.room_name(position)}

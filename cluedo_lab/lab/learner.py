@@ -116,6 +116,17 @@ class LearnerNotes:
         self.chances: dict[Cell, Fraction] = {}
         self._deduction: tuple[int, list[Step]] | None = None
 
+    def follow(self, knowledge: Knowledge) -> LearnerNotes:
+        """Keep the marks and check them against ``knowledge`` from now on (the same game's
+        longer record, as at a table)."""
+        if knowledge.edition.id != self.knowledge.edition.id or \
+                knowledge.places != self.knowledge.places:
+            raise ValueError("the notes follow one game: the new knowledge has another deck "
+                             "or other places")
+        self.knowledge = knowledge
+        self._deduction = None
+        return self
+
     # -- writing -----------------------------------------------------------------------------
     def _cell(self, card: str, place: str) -> Cell:
         k = self.knowledge

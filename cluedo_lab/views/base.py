@@ -70,6 +70,13 @@ def cell_grid(edition: Any, places: Sequence[str], on_click: Callable[[str, str]
         grid_gap="2px 4px", align_items="center"))
 
 
+def beside(widget: Any) -> Any:
+    """Let a text widget in a column wrap to the column's width instead of widening it (width
+    0, at least the whole column): a long message never pushes a notepad off the screen."""
+    widget.layout.width, widget.layout.min_width = "0", "100%"
+    return widget
+
+
 def live_box(view: Any, children: list[Any], **kwargs: Any) -> ipywidgets.VBox:
     """The top box of a view's live widget. Displayed, it carries the view's static drawing
     beside the widget, so a saved notebook shows the drawing before it is run (the widget

@@ -62,24 +62,36 @@ def _centre(squares: frozenset[Square] | set[Square]) -> tuple[float, float]:
     return rows + 0.5, cols + 0.5
 
 
+def origin(cell: int = 20, title: str | None = None, coordinates: bool = False
+           ) -> tuple[float, float]:
+    """Where square (0, 0)'s top left corner is drawn: (x, y) in pixels. Drawings laid over
+    the board (a route, clickable squares) start from here."""
+    margin = cell / 2
+    band = cell * 1.1 if coordinates else 0
+    return margin + band, margin + band + (cell * 1.2 if title else 0)
+
+
 def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = None, *,
                cell: int = 20, title: str | None = None,
-               colours: Mapping[str, str] | None = None) -> str:
+               colours: Mapping[str, str] | None = None, passages: bool = True,
+               coordinates: bool = False) -> str:
     """The board as an SVG document.
 
     ``pieces`` places suspects on squares or in rooms (several in one room sit side by side);
     ``heat`` shades rooms or squares: values up to 1 (chances) are shaded on an absolute scale,
     larger values relative to the largest, and rooms also print their value (``11/36``).
-    ``colours`` overrides piece colours by suspect id.
+    ``colours`` overrides piece colours by suspect id. ``passages=False`` leaves out the
+    dashed lines of the secret passages (the staircases stay: they are printed on the board);
+    ``coordinates`` numbers the rows down the left side and the columns along the top.
     """
     palette = {**PIECE_COLOURS, **(colours or {})}
     margin = cell / 2
-    top = margin + (cell * 1.2 if title else 0)
-    width = board.cols * cell + 2 * margin
+    left, top = origin(cell, title, coordinates)
+    width = board.cols * cell + left + margin
     height = board.rows * cell + top + margin
 
     def x(col: float) -> float:
-        return margin + col * cell
+        return left + col * cell
 
     def y(row: float) -> float:
         return top + row * cell
@@ -92,6 +104,14 @@ def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = N
     if title:
         out.append(_text(width / 2, margin + cell * 0.8, cell * 0.8, title,
                          ' fill="#ffffff" font-weight="bold"'))
+    if coordinates:  # "row, col" as the explorer and the table write squares
+        small = cell * 0.5
+        out.append('<g class="coordinates" fill="#ffffff">')
+        out += [_text(left - cell * 0.6, y(row + 0.5) + small * 0.35, small, str(row))
+                for row in range(board.rows)]
+        out += [_text(x(col + 0.5), top - cell * 0.35, small, str(col))
+                for col in range(board.cols)]
+        out.append("</g>")
 
     # Squares, row by row.
     start_of = {sq: suspect for suspect, sq in board.starts.items()}
@@ -151,7 +171,7 @@ def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = N
     # Secret passages: a staircase mark in each corner room and a dashed line between them.
     stairs = {room: sq for sq, room in sorted(board.staircases.items())}
     out.append('<g class="passages">')
-    for a, b in board.passages:
+    for a, b in board.passages if passages else ():
         (ra, ca), (rb, cb) = (
             (stairs[r][0] + 0.5, stairs[r][1] + 0.5) if r in stairs
             else _centre(board.room_squares[r]) for r in (a, b))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
 from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes
-from .base import InteractiveView, cell_grid, live_box, pre, shade, slug
+from .base import InteractiveView, beside, cell_grid, live_box, pre, shade, slug
 from .reprs import knowledge_html
 
 if TYPE_CHECKING:
@@ -103,6 +103,13 @@ class LearnerNotepad(InteractiveView):
         self._update()
         return self
 
+    def follow(self, knowledge: Knowledge) -> LearnerNotepad:
+        """Check the same marks against a new knowledge of a longer record (a game goes on)."""
+        self.notes.follow(knowledge)
+        self._last_check, self.flagged = None, ()
+        self._update()
+        return self
+
     def add(self, event: Mapping[str, Any]) -> LearnerNotepad:
         """A new event at the table: the student's marks stay, the checks follow the record."""
         self.knowledge.add(event)
@@ -162,21 +169,24 @@ class LearnerNotepad(InteractiveView):
 
         k = self.knowledge
         table = cell_grid(k.edition, k.places, self.click, self._buttons,
-                          css="cluedo-learner-cell", column="5.5em")
+                          css="cluedo-learner-cell",
+                          column="minmax(4.5em, max-content)")
         buttons = []
         for label, action, tip in (
                 ("Check", self.check, "How many of my marks are wrong or not yet justified?"),
                 ("Which?", self.which, "Outline the marks that need another look"),
                 ("Hint", self.hint, "The next step (press again for more of it)"),
                 ("Reveal", self.reveal, "Show or hide the engine's exact notepad")):
-            button = w.Button(description=label, tooltip=tip)
+            button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
             button.add_class(f"cluedo-learner-{slug(label)}")
             button.on_click(lambda _b, act=action: act())
             buttons.append(button)
         self._caption_widget = w.HTML()
-        self._message = w.HTML()
+        self._caption_widget.add_class("cluedo-learner-caption")
+        self._message = beside(w.HTML())
         self._message.add_class("cluedo-learner-message")
-        box = live_box(self, [self._caption_widget, table, w.HBox(buttons), self._message])
+        # The buttons and their answer above the grid: on a classroom screen they stay in view.
+        box = live_box(self, [self._caption_widget, w.HBox(buttons), self._message, table])
         box.add_class("cluedo-learner-notepad")
         return box
 
@@ -193,4 +203,5 @@ class LearnerNotepad(InteractiveView):
                               + (f"{k.probability(card, place)} of the deals"
                                  if self.revealed else "click to change your mark"))
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
-        self._message.value = pre(self.message)
+        self._message.value = (f"<pre style='white-space:pre-wrap;line-height:1.4'>"
+                               f"{escape(self.message)}</pre>")

@@ -30,17 +30,19 @@ from ..bots.registry import table_bot
 from ..games.factory import new_game
 from ..games.game import Action, Game
 from ..knowledge.engine import Knowledge
-from ..records import Record
+from ..records import Accuse, Record
 from ..rules.edition import Edition, all_editions, load_edition
 from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
 from .base import InteractiveView, pre, slug
 from .board_svg import game_svg
+from .learner import LearnerNotepad
 from .widgets import Notepad
 
 if TYPE_CHECKING:
     import ipywidgets
 
-__all__ = ["Control", "Field", "Table", "TableChooser", "controls", "makeable", "narrate"]
+__all__ = ["Control", "Field", "NOTES", "Table", "TableChooser", "controls", "ending", "makeable",
+           "narrate", "refusal"]
 
 EXPAND = 6
 """A choice with at most this many options becomes one button per option (``Show Rope``)."""
@@ -61,6 +63,15 @@ VERBS = {"roll": "Roll the dice", "passage": "Secret passage to", "stay": "Stay 
 FIELD_LABELS = {"to": "to", "destination": "to", "target": "on", "player": "player",
                 "card": "card"}
 ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
+
+NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
+"""The two notepads a table offers: the learner's own page (the default), or the engine's."""
+
+
+def refusal(reason: str) -> str:
+    """An illegal action's message: the rule that applies, as what to do instead (the engine's
+    reasons state the rule, e.g. "a question names 2 different cards")."""
+    return f"Choose again: {reason}."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,6 +347,93 @@ def narrate(game: Game, seat: int, action: Action, log_from: int, events_from: i
     return out
 
 
+def joins_accusation(game: Game, action: Action) -> bool:
+    """Does ``action`` (about to be applied) join an accusation already declared this turn (the
+    2018 game: "Ask if anyone else wants to accuse")? Then it is turned over with that one."""
+    return action.kind == "accuse" and bool(getattr(game, "accusing", None))
+
+
+def ending(game: Game, seat: int, joined: Sequence[bool]) -> list[str]:
+    """Why the game ended, told to ``seat``: every accusation in the order it was judged (its
+    cards as ``seat``'s record holds them, so a wrong accusation made face down stays face
+    down), who won and why, and the solution, which everybody sees at the end.
+
+    ``joined[i]`` says whether the i-th accuse action joined the one before it (see
+    :func:`joins_accusation`); accusations made together are judged in the order agreed, and
+    the first right one wins, so a learner who was right too can still lose.
+    """
+    if not game.is_over:
+        return []
+    events = [e for e in game.record(seat).events if isinstance(e, Accuse)]
+
+    def who(name: str) -> str:
+        return "you" if name == game.names[seat] else name
+
+    def cards(event: Any) -> str:
+        return (", ".join(c.name for c in event.named) if event.named
+                else "three cards, face down")
+
+    rounds: list[list[Any]] = []
+    for n, event in enumerate(events):
+        if rounds and n < len(joined) and joined[n]:
+            rounds[-1].append(event)
+        else:
+            rounds.append([event])
+    winner = game.winner
+    lines = [("You won!" if winner == seat else "Nobody won." if winner is None
+              else f"{game.names[winner]} won.")]
+    for group in rounds:
+        if len(group) == 1:
+            event = group[0]
+            was = "were" if who(event.by) == "you" else "was"
+            verdict = (f"{was} right: the crime is solved" if event.correct else
+                       f"{was} wrong, so {who(event.by)} could only answer questions from "
+                       "then on")
+            lines.append(f"{who(event.by).capitalize()} accused {cards(event)}, and {verdict}.")
+            continue
+        first, others = group[0].by, [who(e.by) for e in group[1:]]
+        lines.append(f"{who(first).capitalize()} said they were ready to accuse and "
+                     f"{' and '.join(others)} accused too. The accusations were turned over "
+                     "together and judged in the order agreed; the first right one wins:")
+        right = [e for e in group if e.correct]
+        for k, event in enumerate(group, start=1):
+            lines.append(f"  {k}. {who(event.by)}: {cards(event)}: "
+                         f"{'right' if event.correct else 'wrong'}")
+        if not right:
+            lines.append("Nobody was right: the criminal outwitted every accuser.")
+        else:
+            lines.append(f"{who(right[0].by).capitalize()} came first of those who were "
+                         f"right, so {who(right[0].by)} won.")
+            if any(e.by == game.names[seat] for e in right[1:]):
+                lines.append(f"You were right too, but {right[0].by} came before you in the "
+                             "order.")
+    if winner is not None and not any(e.correct for e in events) and game.log:
+        lines.append(f"How: {game.log[-1]}.")   # a win by another rule than accusing
+    if not events and winner is None:
+        lines.append("Nobody could accuse any more.")
+    envelope = getattr(game, "deal", None)
+    if envelope is not None:
+        lines.append("The solution: " + ", ".join(c.name for c in envelope.envelope) + ".")
+    return lines
+
+
+def accusation_warnings(game: Game, seat: int, action: Action) -> list[str]:
+    """What a careful detective checks before accusing: a named card that ``seat`` holds, or
+    that lies face up, cannot be in the envelope."""
+    record = game.record(seat)
+    named = [game.edition.card(c) for c in action.get("cards") or ()]
+    lines = []
+    held = [c.name for c in named if c in record.hand]
+    if held:
+        lines.append(f"You hold {' and '.join(held)}: "
+                     f"{'it is' if len(held) == 1 else 'they are'} not in the envelope.")
+    seen = [c.name for c in named if c in record.face_up]
+    if seen:
+        lines.append(f"{' and '.join(seen)} {'is' if len(seen) == 1 else 'are'} face up on "
+                     "the table: not in the envelope.")
+    return lines
+
+
 # ---------------------------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------------------------
@@ -348,26 +446,38 @@ class Table(InteractiveView):
     already made. ``bots`` names the bot of each other seat in seat order (``detective``,
     ``random`` or ``explorer``, or any object with ``choose(game, seat)``); the last one fills
     the seats left over. Bots play at once, until it is your move.
+
+    ``notes="learner"`` (the default) gives you your own notepad to fill in, checked and
+    hinted by the engine (:class:`~cluedo_lab.views.learner.LearnerNotepad`);
+    ``notes="engine"`` shows the engine's exact notepad instead. :meth:`use_notes` switches.
+    An accusation from a button waits for :meth:`confirm` (warning you if you hold one of its
+    cards); at the end, :meth:`ending` says who won and why.
     """
 
     def __init__(self, edition: Edition | str, players: int | Sequence[str] = 3,
                  seed: int = 0, seat: int = 0, bots: Sequence[Any] = ("detective",),
-                 **options: Any):
-        self._sit(new_game(edition, players, seed, **options), seat, bots)
+                 notes: str = "learner", **options: Any):
+        self._sit(new_game(edition, players, seed, **options), seat, bots, notes)
 
     @classmethod
-    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[Any] = ("detective",)
-                 ) -> Table:
+    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[Any] = ("detective",),
+                 notes: str = "learner") -> Table:
         """A table at ``game`` as it stands (its past is told from ``seat``'s view)."""
         table = cls.__new__(cls)
-        table._sit(game, seat, bots)
+        table._sit(game, seat, bots, notes)
         return table
 
-    def _sit(self, game: Game, seat: int, bots: Sequence[Any]) -> None:
+    def _sit(self, game: Game, seat: int, bots: Sequence[Any], notes: str) -> None:
         if not 0 <= seat < len(game.names):
             raise ValueError(f"there is no seat {seat} (seats 0-{len(game.names) - 1})")
         if not bots:
             raise ValueError("name at least one bot")
+        if notes not in NOTES:
+            raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        self.notes = notes
+        self.pending: Action | None = None
+        self._joined: list[bool] = []
+        self._learner: LearnerNotepad | None = None
         self.game = game
         self.seat = seat
         others = [s for s in range(len(game.names)) if s != seat]
@@ -403,10 +513,11 @@ class Table(InteractiveView):
                                     f"{action.seat}")
             self._step(action)
         except CluedoLabError as error:
-            self.message = f"Not allowed: {error}"
+            self.message = refusal(str(error))
             self._update()
             return False
         self.message = ""
+        self.pending = None
         self._busy()
         self._run_bots()
         self._update()
@@ -421,22 +532,67 @@ class Table(InteractiveView):
         in :class:`Field`, e.g. ``{"cards.0": "plum"}``), as a click does."""
         found = [c for c in self.controls() if c.label == label]
         if not found:
-            self.message = (f"Not allowed: no control {label!r} now; controls: "
-                            + "; ".join(c.label for c in self.controls()))
+            self.message = ("Choose again: the buttons now are "
+                            + "; ".join(c.label for c in self.controls()) + ".")
             self._update()
             return False
         try:
             action = found[0].action(self.seat, values)
         except CluedoLabError as error:
-            self.message = f"Not allowed: {error}"
+            self.message = refusal(str(error))
             self._update()
             return False
+        return self._chosen(action)
+
+    def _chosen(self, action: Action) -> bool:
+        """A button's action: an accusation waits for :meth:`confirm`, anything else is done."""
+        if action.kind != "accuse":
+            return self.act(action)
+        g = self.game
+        if not g.is_legal(action):
+            action = g._canonical(action)
+            if not g.is_legal(action):
+                self.message = refusal(g.why_illegal(action))
+                self._update()
+                return False
+        self.pending = action
+        self.message = ""
+        self._update()
+        return False
+
+    def confirmation(self) -> str:
+        """The question asked before a pending accusation is made, with any warning."""
+        if self.pending is None:
+            return ""
+        named = ", ".join(shown(self.game, c) for c in self.pending["cards"])
+        lines = [f"Accuse {named}? A wrong accusation puts you out of the game: you would "
+                 "only answer questions from then on."]
+        lines += ["Careful! " + w for w in accusation_warnings(self.game, self.seat,
+                                                               self.pending)]
+        return "\n".join(lines)
+
+    def confirm(self) -> bool:
+        """Make the pending accusation (after :meth:`press` or a click on Accuse)."""
+        if self.pending is None:
+            self.message = "Choose an accusation first, then confirm it."
+            self._update()
+            return False
+        action, self.pending = self.pending, None
         return self.act(action)
+
+    def cancel(self) -> None:
+        """Think again: drop the pending accusation."""
+        self.pending = None
+        self.message = ""
+        self._update()
 
     def _step(self, action: Action) -> None:
         g = self.game
         log_from, events_from, turn = len(g.log), len(g.events), getattr(g, "turn", None)
+        joined = joins_accusation(g, action)
         g.apply(action)
+        if action.kind == "accuse":
+            self._joined.append(joined)
         self._entries += narrate(g, self.seat, g.history[-1], log_from, events_from, turn)
         self._told = len(g.history)
 
@@ -461,12 +617,16 @@ class Table(InteractiveView):
             return
         twin = type(g)(g.edition, list(g.names), g.seed, **g.options)
         entries = opening(twin, self.seat)
+        joined = []
         for action in g.history:
             log_from, events_from, turn = len(twin.log), len(twin.events), getattr(
                 twin, "turn", None)
+            if action.kind == "accuse":
+                joined.append(joins_accusation(twin, action))
             twin.apply(action)
             entries += narrate(twin, self.seat, action, log_from, events_from, turn)
         self._entries = entries
+        self._joined = joined
         self._told = len(g.history)
 
     # -- reading -----------------------------------------------------------------------------
@@ -494,20 +654,48 @@ class Table(InteractiveView):
         return self._known[1]
 
     @property
-    def notepad(self) -> Notepad | None:
-        """Your notepad, following your record."""
-        return self._follow_record()
+    def notepad(self) -> LearnerNotepad | Notepad | None:
+        """The notepad shown beside your log (:attr:`notes` says which), following your record."""
+        return self.learner_notepad if self.notes == "learner" else self.engine_notepad
 
-    def _follow_record(self) -> Notepad | None:
+    @property
+    def learner_notepad(self) -> LearnerNotepad | None:
+        """Your own notepad: your marks, checked against your record."""
+        self._follow_record()
+        return self._learner
+
+    @property
+    def engine_notepad(self) -> Notepad | None:
+        """The engine's exact notepad of your record."""
+        self._follow_record()
+        return self._notepad
+
+    def use_notes(self, notes: str) -> Table:
+        """Switch the notepad beside your log: ``"learner"`` (yours) or ``"engine"``."""
+        if notes not in NOTES:
+            raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        self.notes = notes
+        self._update()
+        return self
+
+    def _follow_record(self) -> None:
         known = self.knowledge()
         if known is None:
-            return self._notepad
+            return
         if self._notepad is None:
             self._notepad = Notepad(known)
         elif self._notepad.knowledge is not known:
             self._notepad.knowledge = known
             self._notepad._update()
-        return self._notepad
+        if self._learner is None:
+            self._learner = LearnerNotepad(known)
+        elif self._learner.knowledge is not known:
+            self._learner.follow(known)
+
+    def ending(self) -> list[str]:
+        """Once the game is over: who won and why, and the solution (see :func:`ending`)."""
+        self._catch_up()
+        return ending(self.game, self.seat, self._joined)
 
     def whose_move(self) -> str:
         g = self.game
@@ -538,20 +726,23 @@ class Table(InteractiveView):
         return lines
 
     def board_svg(self) -> str:
-        """The board with every piece; during your move, the squares you may move to are
-        shaded (the rooms you may enter are named on the buttons)."""
+        """The board with every piece, rows and columns numbered (the buttons name squares as
+        "square 7, 17"); during your move, the squares you may move to are shaded (the rooms
+        you may enter are named on the buttons)."""
         if not hasattr(self.game, "board"):
             return ""
         squares = {a["to"]: 1 for c in self.controls() if c.kind == "move"
                    for a in makeable(c, self.seat) if not isinstance(a["to"], str)}
-        return game_svg(self.game, heat=squares or None)
+        return game_svg(self.game, heat=squares or None, coordinates=True)
 
     def text(self) -> str:
         """The static rendering: whose move, your hand, the legal actions, your log's end."""
         log = self.log()
-        lines = [self.whose_move(), *self._facts()]
+        lines = [self.whose_move(), *self.ending(), *self._facts()]
         if self.message:
             lines.append(self.message)
+        if self.pending is not None:
+            lines.append(self.confirmation())
         if self.controls():
             lines.append("Legal actions:")
             lines += ["  " + c.summary() for c in self.controls()]
@@ -603,12 +794,28 @@ class Table(InteractiveView):
         self._controls.add_class("cluedo-table-controls")
         self._log = w.HTML()
         self._log.add_class("cluedo-table-log")
-        left = w.VBox([self._status, self._controls, self._message, self._log],
-                      layout=w.Layout(min_width="34em", max_width="46em"))
-        notepad = self.notepad
-        right = [notepad.widget()] if notepad else []
-        parts: list[Any] = [w.HBox([left, *right], layout=w.Layout(flex_flow="row wrap",
-                                                                    grid_gap="1.5em"))]
+        self._question = w.HTML()
+        self._yes = w.Button(description="Yes, accuse", button_style="danger")
+        self._yes.add_class("cluedo-confirm-accuse")
+        self._yes.on_click(lambda _b: self.confirm())
+        self._no = w.Button(description="Cancel: think again")
+        self._no.add_class("cluedo-cancel-accuse")
+        self._no.on_click(lambda _b: self.cancel())
+        self._confirm = w.VBox([self._question, w.HBox([self._yes, self._no])],
+                               layout=w.Layout(border="2px solid #b71c1c", padding="0 .6em .4em",
+                                               display="none"))
+        self._confirm.add_class("cluedo-table-confirm")
+        left = w.VBox([self._status, self._controls, self._confirm, self._message, self._log],
+                      layout=w.Layout(width="40em", max_width="100%"))
+        self._switch = w.ToggleButtons(options=[(text, key) for key, text in NOTES.items()],
+                                       value=self.notes, style={"button_width": "auto"})
+        self._switch.add_class("cluedo-table-notes-switch")
+        self._switch.observe(lambda c: c["new"] != self.notes and self.use_notes(c["new"]),
+                             names="value")
+        self._notes_box = w.VBox()
+        right = w.VBox([self._switch, self._notes_box], layout=w.Layout(max_width="100%"))
+        parts: list[Any] = [w.HBox([left, right], layout=w.Layout(flex_flow="row wrap",
+                                                                   grid_gap="1em 1.5em"))]
         self._board = None
         if hasattr(self.game, "board"):
             self._board = w.HTML()
@@ -630,8 +837,13 @@ class Table(InteractiveView):
         import ipywidgets as w
 
         facts = "<br>".join(escape(line) for line in self._facts())
-        self._status.value = (f"<p style='font-size:110%'><b>{escape(self.whose_move())}</b>"
-                              f"</p><p>{facts}</p>")
+        ending = "".join(f"<div>{escape(line)}</div>" for line in self.ending()[1:])
+        if ending:
+            ending = (f"<div class='cluedo-table-ending' style='white-space:pre-wrap;"
+                      f"background:#fff8e1;padding:.3em .5em'>{ending}</div>")
+        self._status.value = (f"<div style='line-height:1.4'><p style='font-size:110%'><b>"
+                              f"{escape(self.whose_move())}</b></p>{ending}<p>{facts}</p>"
+                              "</div>")
         self._message.value = (f"<p style='color:#b71c1c'><b>{escape(self.message)}</b></p>"
                                if self.message else "")
         # Keep what the learner picked in drop-downs that are still offered.
@@ -659,11 +871,20 @@ class Table(InteractiveView):
             button.add_class(f"cluedo-action-{control.kind}")
             button.on_click(self._clicker(control, fields))
             self._rows.append((control, fields, button))
-            rows.append(w.HBox([*fields.values(), button]))
+            rows.append(w.HBox([*fields.values(), button],
+                               layout=w.Layout(flex_flow="row wrap", align_items="center")))
         self._controls.children = rows
+        self._question.value = "<div style='line-height:1.4'>" + "".join(
+            f"<p><b>{escape(line)}</b></p>" if n == 0 else
+            f"<p style='color:#b71c1c'>{escape(line)}</p>"
+            for n, line in enumerate(self.confirmation().splitlines())) + "</div>"
+        self._confirm.layout.display = "none" if self.pending is None else "flex"
         if self._board is not None:
             self._board.value = self.board_svg()
-        self._follow_record()
+        self._switch.value = self.notes
+        notepad = self.notepad
+        if notepad is not None and self._notes_box.children != (notepad.widget(),):
+            self._notes_box.children = (notepad.widget(),)
         # Last, so that a page waiting for a new log line sees every other part updated.
         # column-reverse keeps the scroll box at its end: the newest lines show first.
         log = self.log()[-200:]
@@ -678,10 +899,10 @@ class Table(InteractiveView):
             try:
                 action = control.action(self.seat, {k: d.value for k, d in fields.items()})
             except CluedoLabError as error:
-                self.message = f"Not allowed: {error}"
+                self.message = refusal(str(error))
                 self._update()
                 return
-            self.act(action)
+            self._chosen(action)
         return click
 
 
@@ -691,13 +912,23 @@ class Table(InteractiveView):
 
 class TableChooser(InteractiveView):
     """Pick an edition, the number of players, a seed and the bots, and sit down at a new
-    :class:`Table` (the classroom app's first screen)."""
+    :class:`Table` (the classroom app's first screen).
+
+    Every press of **New game** answers: a new table (the same settings deal the same cards
+    again, and the note under the buttons says so), a numbered note, and the old table's
+    widgets closed so a long lesson does not pile them up in the page. Functions in
+    :attr:`followers` are called with each new table (the classroom's board follows it).
+    """
 
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
-                 bots: str = "detective"):
+                 bots: str = "detective", notes: str = "learner"):
         self.editions = {e.id: e for e in all_editions()}
-        self.table = Table(edition, self._players(edition, players), seed, bots=(bots,))
+        self._settings = (edition, self._players(edition, players), seed, bots)
+        self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes)
         self.bots = bots
+        self.games = 1
+        self.note = ""
+        self.followers: list[Callable[[Table], Any]] = []
 
     def _players(self, edition: str, players: int) -> int:
         ed = self.editions[edition] if edition in self.editions else load_edition(edition)
@@ -707,10 +938,25 @@ class TableChooser(InteractiveView):
             ) -> Table:
         """Start a new game (players are kept within the edition's range)."""
         self.bots = bots or self.bots
-        self.table = Table(edition, self._players(edition, players), seed, bots=(self.bots,))
+        old = self.table
+        settings = (edition, self._players(edition, players), seed, self.bots)
+        same, self._settings = settings == self._settings, settings
+        self.table = Table(edition, settings[1], seed, bots=(self.bots,), notes=old.notes)
+        self.games += 1
+        game = self.table.game
+        ed = game.edition
+        self.note = (f"Game {self.games} started: {ed.name} ({ed.publisher} {ed.year}), "
+                     f"{len(game.names)} "
+                     f"players, seed {seed}, {self.bots} bots."
+                     + (" The same settings deal the same cards: change the seed for another "
+                        "deal." if same else ""))
         if self._ui is not None:
             self._table_box.children = [self.table.widget()]
+            if old._ui is not None:
+                close_tree(old._ui)
             self._refresh()
+        for follow in self.followers:
+            follow(self.table)
         return self.table
 
     def __repr__(self) -> str:
@@ -719,33 +965,79 @@ class TableChooser(InteractiveView):
     def _repr_html_(self) -> str:
         return self.table._repr_html_()
 
+    def start_button(self) -> ipywidgets.Button:
+        self.widget()
+        return self._start
+
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
         self._edition = w.Dropdown(options=[(f"{e.name} — {e.publisher} {e.year}", e.id)
                                             for e in self.editions.values()],
                                    value=self.table.game.edition.id, description="edition",
-                                   layout=w.Layout(width="32em"))
+                                   style={"description_width": "initial"},
+                                   layout=w.Layout(width="38em"))
         self._edition.add_class("cluedo-chooser-edition")
-        self._players_box = w.BoundedIntText(description="players", min=2, max=6,
-                                             layout=w.Layout(width="10em"))
-        self._seed = w.IntText(description="seed", value=self.table.game.seed,
-                               layout=w.Layout(width="10em"))
+        short = {"description_width": "initial"}
+        game = self.table.game
+        # Both boxes send every keystroke (continuous_update) and nothing else ever writes to
+        # them while the learner may be typing: see _refresh.
+        self._players_box = w.BoundedIntText(description="players", value=len(game.names),
+                                             min=2, max=6, continuous_update=True, style=short,
+                                             layout=w.Layout(width="8.5em"))
+        self._players_box.add_class("cluedo-chooser-players")
+        self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
+                               continuous_update=True, layout=w.Layout(width="9em"))
+        self._seed.add_class("cluedo-chooser-seed")
         self._bots = w.Dropdown(options=["detective", "random", "explorer"], value=self.bots,
-                                description="bots", layout=w.Layout(width="14em"))
-        start = w.Button(description="New game", button_style="success")
-        start.add_class("cluedo-chooser-start")
-        start.on_click(lambda _b: self.new(self._edition.value, self._players_box.value,
-                                           self._seed.value, self._bots.value))
-        self._edition.observe(lambda _c: self._refresh(), names="value")
+                                description="bots", style=short,
+                                layout=w.Layout(width="11em"))
+        self._start = w.Button(description="New game", button_style="success")
+        self._start.add_class("cluedo-chooser-start")
+        self._start.on_click(lambda _b: self._press_new())
+        self._note = w.HTML()
+        self._note.add_class("cluedo-chooser-note")
         self._table_box = w.VBox([self.table.widget()])
-        box = w.VBox([w.HBox([self._edition, self._players_box, self._seed, self._bots, start],
-                             layout=w.Layout(flex_flow="row wrap")), self._table_box])
+        box = w.VBox([w.HBox([self._edition, self._players_box, self._seed, self._bots,
+                              self._start], layout=w.Layout(flex_flow="row wrap")),
+                      self._note, self._table_box])
         box.add_class("cluedo-chooser")
         return box
 
+    def _press_new(self) -> None:
+        """New game from the controls; the button is off while the bots make their first
+        moves, so a second click cannot start a game the first one then replaces."""
+        self._start.disabled = True
+        self._start.description = "Dealing…"
+        try:
+            self.new(self._edition.value, self._players_box.value, self._seed.value,
+                     self._bots.value)
+        finally:
+            self._start.description = "New game"
+            self._start.disabled = False
+
     def _refresh(self) -> None:
-        ed = self.editions[self._edition.value]
-        self._players_box.min, self._players_box.max = 2, 6
-        self._players_box.value = self._players(ed.id, len(self.table.game.names))
-        self._players_box.min, self._players_box.max = ed.min_players, ed.max_players
+        """Show the game being played. The boxes are written only when they differ from it (a
+        game started from code, or a number of players the edition does not allow): the old
+        chooser rewrote the players box at every edition change, and the page then reset a
+        number typed just after it, so New game dealt the old game again ("ignored")."""
+        game = self.table.game
+        if self._edition.value != game.edition.id:
+            self._edition.value = game.edition.id
+        if self._players_box.value != len(game.names):
+            self._players_box.value = len(game.names)
+        if self._seed.value != game.seed:
+            self._seed.value = game.seed
+        self._note.value = (f"<p style='color:#1b5e20'>{escape(self.note)}</p>" if self.note
+                            else "")
+
+
+def close_tree(widget: Any) -> None:
+    """Close a widget and every widget under it (its children, layout and style): a view
+    replaced for good, so the page and the kernel can forget its models."""
+    for child in getattr(widget, "children", ()):
+        close_tree(child)
+    for part in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+        if part is not None and hasattr(part, "close"):
+            part.close()
+    widget.close()

@@ -32,8 +32,8 @@ from ..rules.board import (
 )
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
-from .base import InteractiveView, cell_grid, live_box, place_phrase, pre, shade
-from .board_svg import render_svg
+from .base import InteractiveView, beside, cell_grid, live_box, place_phrase, pre, shade
+from .board_svg import origin, render_svg
 from .reprs import knowledge_html, legend
 
 if TYPE_CHECKING:
@@ -136,9 +136,9 @@ class Notepad(InteractiveView):
         table.add_class("cluedo-notepad-grid")
         self._caption_widget = w.HTML()
         self._caption_widget.add_class("cluedo-notepad-caption")
-        self._explanation = w.HTML()
+        self._explanation = beside(w.HTML())
         self._explanation.add_class("cluedo-explanation")
-        key = w.HTML(f"<small>{escape(legend())}</small>")
+        key = beside(w.HTML(f"<small>{escape(legend())}</small>"))
         key.add_class("cluedo-legend")
         box = live_box(self, [self._caption_widget, table, key, self._explanation])
         box.add_class("cluedo-notepad")
@@ -159,7 +159,8 @@ class Notepad(InteractiveView):
                 button.remove_class("cluedo-selected")
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
         self._explanation.value = (
-            pre(self.explanation(*self.selected)) if self.selected
+            f"<pre style='white-space:pre-wrap'>{escape(self.explanation(*self.selected))}"
+            "</pre>" if self.selected
             else "<i>Click a cell to see why it is what it is.</i>")
 
 
@@ -352,32 +353,47 @@ class DeductionStepper(InteractiveView):
 class BoardExplorer(InteractiveView):
     """The board with one piece: where can it get this turn, and how?
 
-    Pick a position (a suspect's start square, a room, or any corridor square) to shade every
-    room by the exact chance of entering it this turn (:func:`~cluedo_lab.board.reach_chance`);
-    choose a room to draw a shortest route to it, and show the secret passages.
+    Pick a position (a suspect's start square, a room, or any corridor square: click it on the
+    board) to shade every room by the exact chance of entering it this turn
+    (:func:`~cluedo_lab.board.reach_chance`); choose a room to draw a shortest route to it, and
+    show the secret passages.
+
+    A secret passage is counted as the edition's rule book says (``roll``, the edition's
+    ``turns.roll``): ``"or-passage"`` (1949, 2014) takes the passage *instead of* rolling, so
+    the room at its far end needs no roll; ``"first"`` (2023) rolls first and may then take the
+    passage instead of moving, so that room is certain too, after the roll.
     """
 
     CELL = 20
+    ROLLS = {"or-passage": "by the secret passage, instead of rolling: no roll needed",
+             "first": "roll first, then take the secret passage instead of moving"}
 
     def __init__(self, board: Board | str, dice: DiceLike = 2, position: Node | None = None,
                  *, target: str | None = None, show_route: bool = False,
-                 show_passages: bool = False, names: Mapping[str, str] | None = None):
+                 show_passages: bool = False, names: Mapping[str, str] | None = None,
+                 roll: str = "or-passage"):
+        if roll not in self.ROLLS:
+            raise ValueError(f"roll is one of {', '.join(self.ROLLS)}, not {roll!r}")
         self.board = load_board(board) if isinstance(board, str) else board
         self.dice = dice
+        self.roll = roll
         self.names = dict(names or {})
         self.position: Node = next(iter(self.board.starts))
         self.target = target or self.board.rooms[0]
         self.show_route = show_route
         self.show_passages = show_passages
         self.message = ""
+        self._squares: dict[Node, Any] = {}
         self.pick(self.position if position is None else position)
 
     @classmethod
     def for_edition(cls, edition: Edition, **options: Any) -> BoardExplorer:
-        """The edition's board and dice, with its suspects' names on the start squares."""
+        """The edition's board, dice and passage rule, with its suspects' names on the start
+        squares."""
         if edition.board is None:
             raise ValueError(f"{edition.id} is a card game: it has no board")
         names = {c.id: c.name for c in edition.cards}
+        options.setdefault("roll", edition.turns.roll)
         return cls(edition.board, Dice.for_edition(edition), names=names, **options)
 
     # -- choosing ----------------------------------------------------------------------------
@@ -395,6 +411,20 @@ class BoardExplorer(InteractiveView):
         self.position = position
         self.message = ""
         self._update()
+        return self
+
+    def click(self, square: Sequence[int]) -> BoardExplorer:
+        """A click on the board at (row, col): a corridor square or a start square is picked
+        as it is, a square of a room picks the room; anywhere else keeps the position and says
+        why in :attr:`message`."""
+        row, col = square[0], square[1]
+        room = self.board.room_at((row, col))
+        start = next((s for s, sq in self.board.starts.items() if sq == (row, col)), None)
+        try:
+            self.pick(room or start or (row, col))
+        except ValueError as exc:
+            self.message = f"Pick a corridor square or a room: {exc}"
+            self._update()
         return self
 
     def pick_text(self, text: str) -> BoardExplorer:
@@ -432,12 +462,29 @@ class BoardExplorer(InteractiveView):
             return f"the {self.board.room_name(node)}"
         return f"square {node}"
 
+    def passage_rooms(self) -> tuple[str, ...]:
+        """Rooms a secret passage leads to from here (none unless the piece is in a room)."""
+        here = self.board.locate(self.position)
+        return self.board.passage_from(here) if isinstance(here, str) else ()
+
     def chances(self) -> dict[str, Fraction]:
-        """Exact chance of entering each other room this turn (the engine's reach_chance)."""
-        return reach_chance(self.board, self.position, self.dice)
+        """Exact chance of entering each other room this turn: the engine's reach_chance by
+        dice, and certainty for a room at the far end of a secret passage."""
+        chances = reach_chance(self.board, self.position, self.dice)
+        for room in self.passage_rooms():
+            chances[room] = Fraction(1)
+        return chances
 
     def moves(self) -> dict[str, int]:
+        """Moves by dice to each room (a secret passage is no move by dice)."""
         return room_distances(self.board, self.position)
+
+    def how(self, room: str) -> str:
+        """How the piece gets into ``room`` this turn, in words."""
+        if room in self.passage_rooms():
+            return self.ROLLS[self.roll]
+        moves = self.moves().get(room)
+        return "no way in" if moves is None else f"{moves} moves by dice"
 
     def route(self) -> list[Node] | None:
         return shortest_route(self.board, self.position, self.target)
@@ -446,26 +493,33 @@ class BoardExplorer(InteractiveView):
         here = self.board.locate(self.position)
         lines = []
         for a, b in self.board.passages:
-            note = " (from here: no roll needed)" if here in (a, b) else ""
+            note = f" (from here: {self.ROLLS[self.roll]})" if here in (a, b) else ""
             lines.append(f"{self.board.room_name(a)} <-> {self.board.room_name(b)}{note}")
         return lines
 
     def table(self) -> list[tuple[str, int | None, Fraction]]:
-        """(room id, moves needed, chance this turn) for every other room, nearest first."""
+        """(room id, moves by dice, chance this turn) for every other room, nearest first (a
+        room by secret passage first of all)."""
         chances, moves = self.chances(), self.moves()
+        near = self.passage_rooms()
         order = {r: i for i, r in enumerate(self.board.rooms)}
         rows = [(r, moves.get(r), chances[r]) for r in chances]
-        return sorted(rows, key=lambda row: (row[1] is None, row[1] or 0, order[row[0]]))
+        return sorted(rows, key=lambda row: (row[0] not in near, row[1] is None, row[1] or 0,
+                                             order[row[0]]))
 
     def _dice_text(self) -> str:
         return "the given dice" if isinstance(self.dice, Mapping) else str(Dice.of(self.dice))
 
+    def _moves_text(self, room: str, moves: int | None) -> str:
+        return "passage" if room in self.passage_rooms() else "-" if moves is None else str(moves)
+
     def __repr__(self) -> str:
         lines = [f"From {self.where()} with {self._dice_text()}:",
-                 f"{'room':16}{'moves':>6}  chance this turn"]
+                 f"{'room':16}{'moves':>8}  chance this turn"]
         for room, moves, chance in self.table():
-            lines.append(f"{self.board.room_name(room):16}{'-' if moves is None else moves:>6}"
+            lines.append(f"{self.board.room_name(room):16}{self._moves_text(room, moves):>8}"
                          f"  {chance}")
+        lines += [f"{self.board.room_name(r)}: {self.how(r)}." for r in self.passage_rooms()]
         if self.show_route:
             lines.append(self._route_text(self.route()))
         if self.show_passages:
@@ -478,11 +532,15 @@ class BoardExplorer(InteractiveView):
             return f"No way into the {name} from here."
         if len(route) == 1:
             return f"Already in the {name}."
-        return f"Shortest route to the {name}: {len(route) - 1} moves."
+        text = f"Shortest route to the {name}: {len(route) - 1} moves."
+        if self.target in self.passage_rooms():
+            text += f" Or {self.ROLLS[self.roll]}."
+        return text
 
     # -- drawing -----------------------------------------------------------------------------
     def svg(self) -> str:
-        """The board with the piece, the reach chances as heat, and the chosen overlays."""
+        """The board with the piece, the reach chances as heat, the row and column numbers,
+        and the chosen overlays (the secret passages drawn only when asked for)."""
         board = self.board
         node = board.locate(self.position)
         if isinstance(self.position, str) and self.position in board.starts:
@@ -491,7 +549,8 @@ class BoardExplorer(InteractiveView):
             pieces = {"you": node}
         heat: dict[Node, Fraction] = dict(self.chances())
         drawing = render_svg(board, pieces=pieces, heat=heat, cell=self.CELL,
-                            colours={"you": "#212121"})
+                             colours={"you": "#212121"}, passages=self.show_passages,
+                             coordinates=True)
         extra = []
         if self.show_passages:
             extra += self._passages_svg()
@@ -502,10 +561,10 @@ class BoardExplorer(InteractiveView):
         return drawing.replace("</svg>\n", "\n".join(extra) + "\n</svg>\n")
 
     def _xy(self, square: tuple[float, float]) -> tuple[str, str]:
-        """SVG coordinates of a square's centre (render_svg: margin cell/2, no title)."""
+        """SVG coordinates of a square's centre (render_svg's origin, no title)."""
         cell = self.CELL
-        return (f"{cell / 2 + (square[1] + 0.5) * cell:g}",
-                f"{cell / 2 + (square[0] + 0.5) * cell:g}")
+        left, top = origin(cell, coordinates=True)
+        return (f"{left + (square[1] + 0.5) * cell:g}", f"{top + (square[0] + 0.5) * cell:g}")
 
     def _room_anchor(self, room: str) -> tuple[float, float]:
         """Where a passage line ends: the room's staircase, else the middle of the room."""
@@ -544,10 +603,11 @@ class BoardExplorer(InteractiveView):
         for room, moves, chance in self.table():
             css = " class='cluedo-reachable'" if chance else ""
             rows.append(f"<tr{css}><td>{escape(self.board.room_name(room))}</td>"
-                        f"<td style='text-align:right'>{'-' if moves is None else moves}</td>"
+                        f"<td style='text-align:right'>{self._moves_text(room, moves)}</td>"
                         f"<td style='text-align:right'>{chance}</td>"
                         f"<td style='text-align:right'>{float(chance):.1%}</td></tr>")
-        notes = []
+        notes = [f"The {escape(self.board.room_name(r))}: {escape(self.how(r))}."
+                 for r in self.passage_rooms()]
         if self.show_route:
             notes.append(escape(self._route_text(self.route())))
         if self.show_passages:
@@ -561,10 +621,43 @@ class BoardExplorer(InteractiveView):
                 + "".join(f"<p>{n}</p>" for n in notes))
 
     def _repr_html_(self) -> str:
-        return (f"<div style='display:flex;gap:1em;align-items:flex-start'>"
+        return (f"<div style='display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap'>"
                 f"<div>{self.svg()}</div><div>{self._table_html()}</div></div>")
 
     # -- live --------------------------------------------------------------------------------
+    def square_button(self, square: Sequence[int]) -> ipywidgets.Button:
+        """The clickable square at (row, col) laid over the live drawing."""
+        self.widget()
+        return self._squares[(square[0], square[1])]
+
+    def _clickable(self) -> ipywidgets.GridBox:
+        """One transparent button per square, laid over the drawing: a click picks that square
+        (or its room). The buttons share one layout and one style, so the board costs one
+        widget per square and no more."""
+        import ipywidgets as w
+
+        cell = self.CELL
+        left, top = origin(cell, coordinates=True)
+        shared = w.Layout(width=f"{cell}px", height=f"{cell}px", margin="0", padding="0",
+                          border="0")
+        style = w.ButtonStyle(button_color="transparent")
+        buttons = []
+        for row in range(self.board.rows):
+            for col in range(self.board.cols):
+                room = self.board.room_at((row, col))
+                tip = f"{row}, {col}" + (f": {self.board.room_name(room)}" if room else "")
+                button = w.Button(layout=shared, style=style, tooltip=tip)
+                button.on_click(lambda _b, sq=(row, col): self.click(sq))
+                self._squares[(row, col)] = button
+                buttons.append(button)
+        grid = w.GridBox(buttons, layout=w.Layout(
+            grid_template_columns=f"repeat({self.board.cols}, {cell}px)",
+            grid_template_rows=f"repeat({self.board.rows}, {cell}px)", grid_gap="0",
+            padding=f"{top:g}px 0 0 {left:g}px", margin="0", grid_area="1 / 1",
+            align_self="flex-start", width="max-content"))
+        grid.add_class("cluedo-board-squares")
+        return grid
+
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
@@ -573,9 +666,6 @@ class BoardExplorer(InteractiveView):
                                  value=self.position if self.position in dict(options).values()
                                  else None)
         self._where.add_class("cluedo-board-where")
-        self._square = w.Text(placeholder="row, col  e.g. 7, 17", description="or square",
-                              continuous_update=False)
-        self._square.add_class("cluedo-board-square")
         self._target = w.Dropdown(options=[(self.board.room_name(r), r)
                                            for r in self.board.rooms],
                                   value=self.target, description="route to")
@@ -585,30 +675,35 @@ class BoardExplorer(InteractiveView):
         self._show_passages = w.Checkbox(value=self.show_passages,
                                          description="secret passages")
         self._show_passages.add_class("cluedo-board-passages")
-        self._drawing = w.HTML()
+        self._drawing = w.HTML(layout=w.Layout(grid_area="1 / 1", margin="0"))
         self._drawing.add_class("cluedo-board-svg")
         self._table = w.HTML()
         self._table.add_class("cluedo-board-table")
 
         self._where.observe(lambda c: c["new"] is not None and self.pick(c["new"]),
                             names="value")
-        self._square.observe(lambda c: c["new"].strip() and self.pick_text(c["new"]),
-                             names="value")
         self._target.observe(lambda c: self.route_to(c["new"], self.show_route),
                              names="value")
         self._show_route.observe(lambda c: self.route_to(self.target, c["new"]),
                                  names="value")
         self._show_passages.observe(lambda c: self.passages(c["new"]), names="value")
-        controls = w.VBox([self._where, self._square, self._target, self._show_route,
+        hint = w.HTML("<div style='line-height:1.3'><small>Click a square or a room on the "
+                      "board to put the piece there (rows are numbered down the side, columns "
+                      "along the top).</small></div>")
+        controls = w.VBox([self._where, hint, self._target, self._show_route,
                            self._show_passages, self._table],
-                          layout=w.Layout(min_width="22em"))
-        box = live_box(self, [w.HBox([self._drawing, controls])])
+                          layout=w.Layout(width="26em"))
+        board = w.GridBox([self._drawing, self._clickable()],
+                          layout=w.Layout(grid_template_columns="max-content",
+                                          grid_template_rows="max-content"))
+        box = live_box(self, [w.HBox([board, controls],
+                                     layout=w.Layout(flex_flow="row wrap", grid_gap="1em"))])
         box.add_class("cluedo-board-explorer")
         return box
 
     def _refresh(self) -> None:
-        self._drawing.value = self.svg()
-        self._table.value = self._table_html()
+        self._drawing.value = f"<div style='line-height:0'>{self.svg()}</div>"
+        self._table.value = f"<div style='line-height:1.35'>{self._table_html()}</div>"
         if self.position in dict(self.choices()).values():
             self._where.value = self.position
         else:

@@ -1,0 +1,100 @@
+"""The classroom app's page (``make app``): play at a table, and the board of the same edition.
+
+:class:`Classroom` puts a :class:`~cluedo_lab.views.table.TableChooser` on one tab and the
+:class:`~cluedo_lab.views.widgets.BoardExplorer` of the game's edition on another: the board
+follows each new game, and a card game says it has no board instead of showing another
+edition's. Both tabs fit a 1280-pixel classroom screen.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..rules.edition import Edition
+from .base import InteractiveView, live_box
+from .table import Table, TableChooser
+from .widgets import BoardExplorer
+
+if TYPE_CHECKING:
+    import ipywidgets
+
+__all__ = ["Classroom"]
+
+TABS = ("Play at the table", "The board")
+
+
+class Classroom(InteractiveView):
+    """A table chooser and the board explorer of the game being played."""
+
+    def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
+                 bots: str = "detective"):
+        self.chooser = TableChooser(edition, players, seed, bots)
+        self.chooser.followers.append(self._follow)
+        self._explorers: dict[str, BoardExplorer] = {}
+
+    @property
+    def table(self) -> Table:
+        return self.chooser.table
+
+    @property
+    def edition(self) -> Edition:
+        return self.table.game.edition
+
+    @property
+    def explorer(self) -> BoardExplorer | None:
+        """The board explorer of the game's edition (one per edition, kept), None for a card
+        game."""
+        ed = self.edition
+        if ed.board is None:
+            return None
+        if ed.id not in self._explorers:
+            self._explorers[ed.id] = BoardExplorer.for_edition(ed, show_passages=True)
+        return self._explorers[ed.id]
+
+    def board_note(self) -> str:
+        ed = self.edition
+        if ed.board is None:
+            return (f"{ed.name} is a card game: it has no board. Choose a board edition and "
+                    "press New game to explore its board.")
+        return (f"The board of {ed.name} ({ed.publisher} {ed.year}). Click a square or a room "
+                "to put a piece there: each room shows the exact chance of getting in this "
+                "turn.")
+
+    def new(self, edition: str, players: int = 3, seed: int = 0, bots: str | None = None
+            ) -> Table:
+        return self.chooser.new(edition, players, seed, bots)
+
+    def _follow(self, _table: Table) -> None:
+        self._update()
+
+    def __repr__(self) -> str:
+        return f"{self.chooser!r}\n\n{self.board_note()}"
+
+    def _repr_html_(self) -> str:
+        explorer = self.explorer
+        return (self.chooser._repr_html_() + f"<p>{escape(self.board_note())}</p>"
+                + (explorer._repr_html_() if explorer else ""))
+
+    def _build(self) -> ipywidgets.Widget:
+        import ipywidgets as w
+
+        self._note = w.HTML()
+        self._note.add_class("cluedo-classroom-board-note")
+        self._board = w.VBox()
+        self._tabs = w.Tab([self.chooser.widget(), w.VBox([self._note, self._board])],
+                           titles=TABS)
+        # The board (a button per square) is built when its tab is opened, not at each game.
+        self._tabs.observe(lambda _c: self._refresh(), names="selected_index")
+        box = live_box(self, [self._tabs])
+        box.add_class("cluedo-classroom")
+        return box
+
+    def _refresh(self) -> None:
+        self._note.value = f"<p>{escape(self.board_note())}</p>"
+        if self._tabs.selected_index != TABS.index("The board"):
+            return
+        explorer = self.explorer
+        children: tuple[Any, ...] = (explorer.widget(),) if explorer else ()
+        if self._board.children != children:
+            self._board.children = children
