@@ -36,7 +36,8 @@ lab: $(VENV)/.lab-installed
 ## class reloading pages does not pile up kernels.
 APP_IDLE ?= 300
 app: $(VENV)/.lab-installed
-	PYTHONHASHSEED=0 $(BIN)/voila notebooks/app/classroom.ipynb --Voila.ip=127.0.0.1 \
+	PYTHONHASHSEED=0 JUPYTER_PATH=notebooks/app/share/jupyter $(BIN)/voila \
+		notebooks/app/classroom.ipynb --template=classroom --Voila.ip=127.0.0.1 \
 		--port=$(APP_PORT) --no-browser \
 		--MappingKernelManager.cull_idle_timeout=$(APP_IDLE) \
 		--MappingKernelManager.cull_interval=60 --MappingKernelManager.cull_connected=False
