@@ -117,13 +117,11 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser(site):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def browser(site, playwright_driver):
+    chromium = playwright_driver.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture
@@ -229,11 +227,12 @@ def test_classroom_notebook_plays_a_turn(page, site):
     run_all(page, prompts=False)
     table = page.locator(".cluedo-table")
     log = table.locator(".cluedo-table-log")
-    caption = table.locator(".cluedo-notepad-caption")
+    # The learner's own notes are the table's default notepad.
+    caption = table.locator(".cluedo-learner-caption")
     expect(log).to_contain_text("Cluedo Card Game, 3 players (P1, P2, P3), seed 0. You are P1.",
                                 timeout=RUN_TIMEOUT)
     expect(page.get_by_text("TableChooser(")).to_have_count(0)
-    expect(caption).to_contain_text("P1's notepad after 0 events")
+    expect(caption).to_contain_text("P1's own notes after 0 events")
     table.scroll_into_view_if_needed()
     table.locator(".cluedo-field-card-1 select").select_option(label="Plum")
     table.locator("button.cluedo-action-ask").click()

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rules.edition import Edition
-from ..rules.errors import CluedoLabError, SavedGameError
+from ..rules.errors import CluedoLabError, EditionError, SavedGameError
 from ..rules.files import parse_json
 from ..rules.variant import Variant, VariantError, board_support, variant_from_dict
 from .board_game import BoardGame
@@ -102,7 +102,7 @@ def game_from_json(text: str, source: str = "saved game") -> Game:
         raise fail(f"field 'actions': {len(actions):,} actions is more than any game takes")
     try:
         edition = edition_of(data["edition"])
-    except CluedoLabError as error:
+    except EditionError as error:      # a variant's own errors name its options already
         raise fail(f"field 'edition': {error}") from None
     try:
         cls = game_class(edition)

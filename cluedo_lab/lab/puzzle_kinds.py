@@ -46,7 +46,7 @@ __all__ = ["generate", "make_book"]
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
 
-LEVEL_RANGE = {"key-event": (1, 2), "envelope": (2, 5)}
+LEVEL_RANGE = {"key-event": (1, 2), "envelope": (2, 5), "contradiction": (2, 5)}
 """The levels a kind reaches, where its proofs are short or long by nature."""
 LEVEL_RANGE_WHY = {
     "key-event": "a fact that one event proves on its own (with your hand) takes a short "
@@ -54,6 +54,8 @@ LEVEL_RANGE_WHY = {
     "envelope": "the shortest proof that a card is in the envelope takes three steps (nobody "
                 "could show it, you do not hold it, so it is in the envelope); try who-holds "
                 "for level 1",
+    "contradiction": "the smallest contradiction takes two events (one that proves a card's "
+                     "place and one that denies it); try who-holds for level 1",
 }
 
 

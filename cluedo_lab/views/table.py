@@ -834,8 +834,6 @@ class Table(InteractiveView):
             button.disabled = True
 
     def _refresh(self) -> None:
-        import ipywidgets as w
-
         facts = "<br>".join(escape(line) for line in self._facts())
         ending = "".join(f"<div>{escape(line)}</div>" for line in self.ending()[1:])
         if ending:
@@ -846,12 +844,43 @@ class Table(InteractiveView):
                               "</div>")
         self._message.value = (f"<p style='color:#b71c1c'><b>{escape(self.message)}</b></p>"
                                if self.message else "")
+        controls = tuple(self.controls())
+        if controls == tuple(c for c, _, _ in self._rows):
+            # The same choices as on screen: keep the widgets, so that a drop-down the learner
+            # is changing right now is not swapped for a new one (the change would be lost).
+            for _control, _fields, button in self._rows:
+                button.disabled = False
+        else:
+            self._build_controls(controls)
+        self._question.value = "<div style='line-height:1.4'>" + "".join(
+            f"<p><b>{escape(line)}</b></p>" if n == 0 else
+            f"<p style='color:#b71c1c'>{escape(line)}</p>"
+            for n, line in enumerate(self.confirmation().splitlines())) + "</div>"
+        self._confirm.layout.display = "none" if self.pending is None else "flex"
+        if self._board is not None:
+            self._board.value = self.board_svg()
+        self._switch.value = self.notes
+        notepad = self.notepad
+        if notepad is not None and self._notes_box.children != (notepad.widget(),):
+            self._notes_box.children = (notepad.widget(),)
+        # Last, so that a page waiting for a new log line sees every other part updated.
+        # column-reverse keeps the scroll box at its end: the newest lines show first.
+        log = self.log()[-200:]
+        self._log.value = (
+            "<div style='display:flex;flex-direction:column-reverse;max-height:24em;"
+            "overflow-y:auto;border:1px solid #ddd;padding:.3em .5em'>"
+            "<div class='cluedo-table-lines' style='font-family:monospace;font-size:90%;"
+            f"white-space:pre-wrap;line-height:1.35'>{escape(chr(10).join(log))}</div></div>")
+
+    def _build_controls(self, controls: tuple[Control, ...]) -> None:
+        import ipywidgets as w
+
         # Keep what the learner picked in drop-downs that are still offered.
         picked = {(c.label, name): d.value for c, fields, _ in self._rows
                   for name, d in fields.items()}
         self._rows = []
         rows = []
-        for control in self.controls():
+        for control in controls:
             fields = {}
             for f in control.fields:
                 value = picked.get((control.label, f.name), f.default)
@@ -874,25 +903,6 @@ class Table(InteractiveView):
             rows.append(w.HBox([*fields.values(), button],
                                layout=w.Layout(flex_flow="row wrap", align_items="center")))
         self._controls.children = rows
-        self._question.value = "<div style='line-height:1.4'>" + "".join(
-            f"<p><b>{escape(line)}</b></p>" if n == 0 else
-            f"<p style='color:#b71c1c'>{escape(line)}</p>"
-            for n, line in enumerate(self.confirmation().splitlines())) + "</div>"
-        self._confirm.layout.display = "none" if self.pending is None else "flex"
-        if self._board is not None:
-            self._board.value = self.board_svg()
-        self._switch.value = self.notes
-        notepad = self.notepad
-        if notepad is not None and self._notes_box.children != (notepad.widget(),):
-            self._notes_box.children = (notepad.widget(),)
-        # Last, so that a page waiting for a new log line sees every other part updated.
-        # column-reverse keeps the scroll box at its end: the newest lines show first.
-        log = self.log()[-200:]
-        self._log.value = (
-            "<div style='display:flex;flex-direction:column-reverse;max-height:24em;"
-            "overflow-y:auto;border:1px solid #ddd;padding:.3em .5em'>"
-            "<div class='cluedo-table-lines' style='font-family:monospace;font-size:90%;"
-            f"white-space:pre-wrap;line-height:1.35'>{escape(chr(10).join(log))}</div></div>")
 
     def _clicker(self, control: Control, fields: Mapping[str, Any]) -> Callable[[Any], None]:
         def click(_button: Any) -> None:
