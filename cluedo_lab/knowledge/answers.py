@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
+from .answer_moments import MomentAnswers, serves
 from .prepared import prepare
 from .problem import Factor, Problem, Weight, exact
 
@@ -47,9 +48,13 @@ class AnswerCounter:
     """
 
     def __init__(self, problem: Problem, answerers: Sequence[str],
-                 envelope: str = "envelope", every: bool = False):
+                 envelope: str = "envelope", every: bool = False, moments: bool = True):
         self.answerers = tuple(answerers)
         self.every = every
+        # Read the answers from MomentAnswers where it serves the question (False: always
+        # walk, as the tests compare both).
+        self.use_moments = moments
+        self._moments: MomentAnswers | None = None
         # Whole numbers throughout: each factor's weights are scaled to integers. Every deal
         # meets every factor once, so all weights grow by one constant, ``unit``, which the
         # denominator of :meth:`scaled` divides out again.
@@ -128,9 +133,12 @@ class AnswerCounter:
         # envelope plays no part): the walk is shared by every question alike in these.
         held = tuple(card for who in self.answerers
                      for card in question.fixed_named.get(self.index[who], ()))
+        if self.use_moments and not self.every:
+            stop = self.moments().stopper(
+                {who: question.fixed_named.get(self.index[who], []) for who in self.answerers})
         common = self.common
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
-        for weight, step, new, keys in self.starts:
+        for start, (weight, step, new, keys) in enumerate(self.starts):
             multiplier = cast(int, weight * prep.constant) * (common // len(keys))
             for key in keys:
                 inside = set(key)
@@ -138,6 +146,9 @@ class AnswerCounter:
                 answers: Mapping[Answer, int]
                 if self.every:
                     answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
+                elif self.use_moments and serves(self, free):
+                    answers = self.moments().answers(free, start, sees_card, question.scale,
+                                                     stop)
                 else:
                     free = tuple(sorted(free))
                     walker = self.walker(free + held, sees_card, question.scale)
@@ -147,6 +158,13 @@ class AnswerCounter:
                         row = joint[answer]
                         row[key] = row.get(key, 0) + multiplier * value
         return dict(joint), question.scale * common * self.unit
+
+    def moments(self) -> MomentAnswers:
+        """The sums the first-who-can answers are read from, built at the first question
+        they serve."""
+        if self._moments is None:
+            self._moments = MomentAnswers(self)
+        return self._moments
 
     def walker(self, cards: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
         """The walk shared by the questions whose named cards that matter are ``cards``."""

@@ -80,17 +80,20 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
         # state; a candidate only subtracts what it takes from the requirements it touches.
         supply = [sum(state[k] for k in members) - need
                   for need, members in self.later_limits[step]]
-        touches = self.touches[step]
+        # A move takes the place's size in all, so only a requirement with less to spare
+        # can be broken by one: the others need no check.
+        size = self.caps[self.order[step]]
+        touches = [[i for i in touching if supply[i] < size] for touching in self.touches[step]]
         for ks in self._choices(step, state):
             spare: dict[int, int] = {}
             for k, n in ks.items():
                 for i in touches[k]:
                     spare[i] = spare.get(i, supply[i]) - n
-            if any(left < 0 for left in spare.values()):
+            if spare and min(spare.values()) < 0:
                 continue
             weight: Weight = 1
             for weights, members in factors:
-                weight *= weights[sum(ks.get(k, 0) for k in members)]
+                weight *= weights[sum([ks.get(k, 0) for k in members])]
                 if not weight:
                     break
             if not weight:
