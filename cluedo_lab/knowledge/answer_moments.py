@@ -68,6 +68,8 @@ class MomentAnswers:
         self._forward()
         self._tables: dict[tuple[int, Classes], dict[Classes, int]] = {}
         self._groups: dict[int, dict[Classes, dict[tuple[int, ...], int]]] = {}
+        self._per_start: dict[tuple[tuple[str, ...], int, bool, int, int, tuple[str, ...]],
+                              dict[Any, int]] = {}
         self._values: dict[tuple[tuple[str, ...], bool, int, int, int],
                            list[tuple[Any, list[int]]]] = {}
         self._answers: dict[tuple[tuple[str, ...], bool, int, int, int],
@@ -107,13 +109,16 @@ class MomentAnswers:
         room = MOST_NAMED - len(taken)
         table: dict[Classes, int] = defaultdict(int)
         position = {k: i for i, k in enumerate(flat)}
+        columns = [[(k, position[k]) for k in group] for group in groups_of]
         for counts, value in grouped.items():
-            options = [[((), 1)] + [((k,), counts[position[k]]) for k in group
-                                    if counts[position[k]]] for group in groups_of]
-            for combo in itertools.product(*options):
-                chosen = tuple(sorted(k for part, _ in combo for k in part))
-                if len(chosen) <= room:
-                    table[chosen] += value * math.prod(n for _, n in combo)
+            # Grow R one category at a time: at most one class of each.
+            combos: list[tuple[Classes, int]] = [((), value)]
+            for column in columns:
+                combos += [(chosen + (k,), part * counts[i] if counts[i] > 1 else part)
+                           for chosen, part in combos if len(chosen) < room
+                           for k, i in column if counts[i]]
+            for chosen, part in combos:
+                table[chosen if len(chosen) < 2 else tuple(sorted(chosen))] += part
         found = self._tables[key] = dict(table)
         return found
 
@@ -252,6 +257,16 @@ class MomentAnswers:
         times ``scale`` (as the walk gives)."""
         free = tuple(sorted(free))
         stop, here = stopper
+        # Envelopes that leave the same named cards free share the answers.
+        key = (free, start, sees_card, scale, stop, tuple(here))
+        found = self._per_start.get(key)
+        if found is None:
+            found = self._per_start[key] = self._answers_from(free, start, sees_card, scale,
+                                                              stop, here)
+        return found
+
+    def _answers_from(self, free: tuple[str, ...], start: int, sees_card: bool, scale: int,
+                      stop: int, here: list[str]) -> dict[Any, int]:
         counts = self.start_counts[start]
         class_of = self.counter.class_of
         divisor = math.prod(counts[class_of[card]] for card in free)

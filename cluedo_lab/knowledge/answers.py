@@ -133,9 +133,11 @@ class AnswerCounter:
         # envelope plays no part): the walk is shared by every question alike in these.
         held = tuple(card for who in self.answerers
                      for card in question.fixed_named.get(self.index[who], ()))
-        if self.use_moments and not self.every:
-            stop = self.moments().stopper(
+        moments = self.moments() if self.use_moments and not self.every else None
+        if moments is not None:
+            stop = moments.stopper(
                 {who: question.fixed_named.get(self.index[who], []) for who in self.answerers})
+        served: dict[tuple[str, ...], bool] = {}
         common = self.common
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
         for start, (weight, step, new, keys) in enumerate(self.starts):
@@ -146,9 +148,10 @@ class AnswerCounter:
                 answers: Mapping[Answer, int]
                 if self.every:
                     answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
-                elif self.use_moments and serves(self, free):
-                    answers = self.moments().answers(free, start, sees_card, question.scale,
-                                                     stop)
+                elif moments is not None and (
+                        served[free] if free in served else
+                        served.setdefault(free, serves(self, free))):
+                    answers = moments.answers(free, start, sees_card, question.scale, stop)
                 else:
                     free = tuple(sorted(free))
                     walker = self.walker(free + held, sees_card, question.scale)
