@@ -160,15 +160,15 @@ class _Advisor:
 
     def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
         order = self.order
-        joint, scale = self.counter.scaled(named, sees_card=self.record.observer == self.asker)
+        joint, scale = self.counter.weights(named, sees_card=self.record.observer == self.asker)
         outcomes = []
         terms = []
         for answer, envelopes in joint.items():
-            mass = sum(envelopes.values())
+            mass = sum(envelopes)
             if not mass:
                 continue
             p = Fraction(mass) / (self.total * scale)
-            after = _entropy_of_counts(list(envelopes.values()), mass)
+            after = _entropy_of_counts(envelopes, mass)
             terms.append(float(p) * after)
             if not answer:
                 outcomes.append(Outcome(order, None, None, p, after))
