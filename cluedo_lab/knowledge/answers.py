@@ -103,12 +103,20 @@ class AnswerCounter:
             ways = cast(Ways, dp.ways)
             state = self.states[sid]
             found = []
+            # The DP has counted every state a move reaches (its memo), but the end.
+            counted = dp.memo(step + 1) if step + 1 < dp.steps else {}
+            ids = self._ids
             for new, weight, _ in dp.transitions(step, state):
-                rest = ways(step + 1, new)
+                rest = counted.get(new)
+                if rest is None:
+                    rest = ways(step + 1, new)
                 if rest:
-                    taken = tuple([was - now for was, now in zip(state, new, strict=True)])
                     whole = cast(int, weight)
-                    found.append((self.state_id(new), whole, whole * rest, taken))
+                    number = ids.get(new)
+                    if number is None:
+                        number = self.state_id(new)
+                    found.append((number, whole, whole * cast(int, rest),
+                                  tuple(map(operator.sub, state, new))))
             self._live[sid] = found
         return found
 

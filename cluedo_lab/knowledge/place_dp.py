@@ -85,24 +85,26 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
         size = self.caps[self.order[step]]
         touches = [[i for i in touching if supply[i] < size] for touching in self.touches[step]]
         for ks in self._choices(step, state):
-            spare: dict[int, int] = {}
+            # One pass over the classes taken: the next state, the ways to pick the cards,
+            # and what is left to spare for the requirements they touch.
+            new = list(state)
+            weight: Weight = 1
+            spare: dict[int, int] | None = None
             for k, n in ks.items():
+                weight *= comb(new[k], n)
+                new[k] -= n
                 for i in touches[k]:
+                    if spare is None:
+                        spare = {}
                     spare[i] = spare.get(i, supply[i]) - n
             if spare and min(spare.values()) < 0:
                 continue
-            weight: Weight = 1
             for weights, members in factors:
                 weight *= weights[sum([ks.get(k, 0) for k in members])]
                 if not weight:
                     break
-            if not weight:
-                continue
-            new = list(state)
-            for k, n in ks.items():
-                weight *= comb(state[k], n)
-                new[k] -= n
-            moves.append((tuple(new), weight, ks))
+            if weight:
+                moves.append((tuple(new), weight, ks))
         self._moves[step][state] = moves
         return moves
 
