@@ -17,10 +17,11 @@ question once states are grouped by the counts of the classes in R. A question t
 few look-ups instead of a walk over the DP, and ``α`` for every envelope at once is one
 integer with a field per envelope choice.
 
-It serves the first-who-can rule when the free named cards lie in different categories and
-no named card is known to be in an answerer's hand (every one-per-category question mid-game
-that names no card seen in an answerer's hand); :class:`~.answers.AnswerCounter` walks the DP
-for the others.
+It serves the first-who-can rule when the named cards not yet placed lie in different
+categories (every question of the one-per-category editions). A named card known to be in an
+answerer's hand makes that answerer show for certain: nobody after them is asked, and what
+the others before them do not show is theirs. :class:`~.answers.AnswerCounter` walks the DP
+for the other questions.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ Classes = tuple[int, ...]
 MOST_NAMED = 3
 """Questions with more free named cards than this are walked (the sums grow with 2^cards)."""
 
+LARGEST_SCALE = math.lcm(*range(1, 7))
+"""Questions whose weights are scaled by more (naming over six cards) are walked: the packed
+fields are made wide enough for this scale."""
+
 
 class MomentAnswers:
     """The packed sums of one :class:`~.answers.AnswerCounter`'s DP that every question's
@@ -53,17 +58,18 @@ class MomentAnswers:
         self.category = [k.category for k in prep.classes]
         dp = prep.dp
         ways = cast(Any, dp.ways)
-        # The DP steps of the answerers, in asking order (an answerer whose hand is known
-        # never shows here: the counter walks questions naming a card in such a hand).
+        # The answerers in asking order with the DP step that deals their hand (None when
+        # it is known: they show only a named card known there, see :meth:`stopper`).
         self.asked = [(who, counter.step_of.get(counter.index[who]))
                       for who in counter.answerers]
         self.totals = [ways(step, counter.states[sid]) for _, step, sid, _ in counter.starts]
         self.start_counts = [counter.states[sid] for _, _, sid, _ in counter.starts]
         # One field per envelope choice, wide enough for any sum read from it.
-        # (A sum's terms are at most ``most`` cubed times the deals from the start, times
-        # at most 7 splits and the scale.)
+        # A table entry is at most ``most`` cubed times the deals from the start (at most
+        # three classes, each taking or leaving at most ``most`` cards); an answer adds at
+        # most 4 entries with coefficients of at most 4 times the scale.
         most = max([*(len(k.members) for k in prep.classes), *prep.caps, 1])
-        bound = max(self.totals, default=1) * math.factorial(MOST_NAMED) * 8 * most ** 3
+        bound = max(self.totals, default=1) * most ** 3 * 16 * LARGEST_SCALE
         self.width = (bound.bit_length() + 2 + 7) // 8 * 8   # whole bytes, to unpack fast
         self._forward()
         self._tables: dict[tuple[int, Classes], dict[Classes, int]] = {}
@@ -296,10 +302,11 @@ class MomentAnswers:
         return {answer: value for answer, value in out.items() if value}
 
 
-def serves(counter: AnswerCounter, free: Sequence[str]) -> bool:
+def serves(counter: AnswerCounter, free: Sequence[str], scale: int) -> bool:
     """Whether :class:`MomentAnswers` gives this question's answers: first-who-can, the
-    free named cards at most MOST_NAMED and in different categories."""
-    if counter.every or len(free) > MOST_NAMED:
+    free named cards at most MOST_NAMED and in different categories, the weights' scale at
+    most LARGEST_SCALE."""
+    if counter.every or len(free) > MOST_NAMED or scale > LARGEST_SCALE:
         return False
     prep = counter.prep
     assert prep is not None

@@ -182,7 +182,7 @@ class AnswerCounter:
                 answers: Mapping[Answer, int]
                 if self.every:
                     answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
-                elif moments is not None and serves(self, free):
+                elif moments is not None and serves(self, free, question.scale):
                     answers = moments.answers(free, start, sees_card, question.scale, stop)
                 else:
                     ordered = tuple(sorted(free))
