@@ -26,6 +26,7 @@ for the other questions.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import defaultdict
@@ -77,7 +78,7 @@ class MomentAnswers:
         self._per_start: dict[tuple[tuple[str, ...], int, bool, int, int, tuple[str, ...]],
                               dict[Any, int]] = {}
         self._values: dict[tuple[tuple[str, ...], bool, int, int, int],
-                           list[tuple[Any, list[int]]]] = {}
+                           list[tuple[Any, bytes, bytes]]] = {}
         self._answers: dict[tuple[tuple[str, ...], bool, int, int, int],
                             list[tuple[Any, int, int]]] = {}
 
@@ -192,12 +193,7 @@ class MomentAnswers:
         for number, (who, step) in enumerate(self.asked[:stop + 1]):
             if step is None:
                 continue
-            here = held if number == stop else 0
-            # The weight of "holds exactly S" for each card shown among S and the ``here``
-            # ones: Σ over T ⊇ S ∋ card of (-1)^|T∖S| / (|S| + here), by |T| alone.
-            coefficient = {size: sum(Fraction((-1) ** (size - j) * math.comb(size - 1, j - 1),
-                                              j + here) for j in range(1, size + 1)) * scale
-                           for size in range(1, len(named) + 1)}
+            coefficient = _coefficients(len(named), held if number == stop else 0, scale)
             splits: list[tuple[Classes, int]] = []
             for size in range(1, len(named) + 1):
                 for taken in itertools.combinations(named, size):
@@ -219,32 +215,25 @@ class MomentAnswers:
                 for taken, value in splits:
                     if k in taken:
                         c = coefficient[len(taken)]
-                        assert c.denominator == 1, "the scale makes every share whole"
                         if c > 0:
-                            plus += int(c) * value
+                            plus += c * value
                         else:
-                            minus -= int(c) * value
+                            minus -= c * value
                 if plus or minus:
                     result.append(((who, card_of[k]), plus, minus))
         self._answers[key] = result
         return result
 
     def _unpacked(self, free: tuple[str, ...], sees_card: bool, scale: int, stop: int,
-                  held: int) -> list[tuple[Any, list[int]]]:
-        """As :meth:`_packed`, each answer's weight per envelope choice."""
+                  held: int) -> list[tuple[Any, bytes, bytes]]:
+        """As :meth:`_packed`, the parts as bytes: a field is then read in constant time,
+        and only for the envelope choices that leave these cards free."""
         key = (free, sees_card, scale, stop, held)
         found = self._values.get(key)
         if found is None:
-            size = self.width // 8
-            starts = len(self.counter.starts)
-
-            def fields(packed: int) -> list[int]:
-                data = packed.to_bytes(size * starts, "little")
-                return [int.from_bytes(data[i:i + size], "little")
-                        for i in range(0, size * starts, size)]
-
+            length = self.width // 8 * len(self.counter.starts)
             found = self._values[key] = [
-                (answer, [p - m for p, m in zip(fields(plus), fields(minus), strict=True)])
+                (answer, plus.to_bytes(length, "little"), minus.to_bytes(length, "little"))
                 for answer, plus, minus in self._packed(free, sees_card, scale, stop, held)]
         return found
 
@@ -278,8 +267,11 @@ class MomentAnswers:
         divisor = math.prod(counts[class_of[card]] for card in free)
         out: dict[Any, int] = {}
         shown = 0
-        for answer, values in self._unpacked(free, sees_card, scale, stop, len(here)):
-            value = values[start]
+        size = self.width // 8
+        first, last = start * size, (start + 1) * size
+        for answer, plus, minus in self._unpacked(free, sees_card, scale, stop, len(here)):
+            value = (int.from_bytes(plus[first:last], "little")
+                     - int.from_bytes(minus[first:last], "little"))
             if value:
                 whole, left = divmod(value, divisor)
                 assert not left, "the named cards' chances divide the weights"
@@ -300,6 +292,19 @@ class MomentAnswers:
         for card in here:
             out[(who, card)] = out.get((who, card), 0) + share
         return {answer: value for answer, value in out.items() if value}
+
+
+@functools.cache
+def _coefficients(named: int, here: int, scale: int) -> dict[int, int]:
+    """The weight of "holds exactly S" for each card shown among S and the ``here`` ones,
+    times ``scale``: Σ over T ⊇ S ∋ card of (-1)^|T∖S| / (|S| + here), by |T| alone."""
+    out = {}
+    for size in range(1, named + 1):
+        value = sum(Fraction((-1) ** (size - j) * math.comb(size - 1, j - 1), j + here)
+                    for j in range(1, size + 1)) * scale
+        assert value.denominator == 1, "the scale makes every share whole"
+        out[size] = int(value)
+    return out
 
 
 def serves(counter: AnswerCounter, free: Sequence[str], scale: int) -> bool:
