@@ -195,3 +195,69 @@ def test_best_first_question_agrees_with_the_variant_figures(answer):
     if answer == "every-who-can":
         assert any(len(o.shows) == 2 for o in best.outcomes)
         assert all(set(o.passed).isdisjoint(w for w, _ in o.shows) for o in best.outcomes)
+
+
+# ---------------------------------------------------------------------------------------------
+# The answers read from moments (knowledge.answer_moments) against every deal and the walk
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("deck, players, seed, observer, model", [
+    ("mini-3x3x3", 3, 11, True, "uniform"),
+    ("mini-3x3x5", 3, 12, True, "uniform"),
+    ("mini-3x3x5", 3, 13, False, "uniform"),
+    ("mini-2x3x4", 4, 14, True, "refuter-uniform"),
+    ("mini-2x3x4", 5, 15, False, "refuter-uniform"),
+    ("mini-features", 3, 16, True, "uniform"),
+    ("mini-features", 4, 17, False, "uniform"),
+    ("tiny-features", 3, 18, True, "uniform"),
+    ("mini-face-down", 2, 19, True, "uniform"),
+])
+def test_moment_answers_match_every_deal_on_every_event_kind(deck, players, seed, observer,
+                                                              model):
+    """Every event kind the edition allows, seat and public records: the moment path (forced
+    on) and the walk (forced off) both give the brute-force joint of answer and envelope,
+    for one-per-category questions (which the moment path serves, named cards known in an
+    answerer's hand included) and for any others (which it leaves to the walk)."""
+    from cluedo_lab.knowledge.answer_moments import serves
+    rng = random.Random(seed)
+    served = stoppers = 0
+    for events in (0, 3, 8):
+        data, _ = random_record(edition_path(deck), players, seed * 10 + events,
+                                events=events, observer=observer)
+        record = Record.from_dict(data)
+        k = Knowledge(record, model)
+        oracle = brute_force(data, model)
+        asker = record.observer or rng.choice(record.player_names)
+        order = record.answer_order(asker)
+        problem = cons.problem(record, k.constraints())
+        moments = AnswerCounter(problem, order)
+        walk = AnswerCounter(problem, order, moments=False)
+        by_category = defaultdict(list)
+        for card in record.edition.cards:
+            by_category[card.category].append(card.id)
+        cards = [c.id for c in record.edition.cards]
+        questions = [tuple(rng.choice(ids) for ids in by_category.values()) for _ in range(6)]
+        questions += [tuple(rng.sample(cards, 2)) for _ in range(2)]
+        # A card known to be in an answerer's hand, named with one of each other category.
+        if moments.prep is not None:
+            known = [c for c, place in moments.prep.fixed.items()
+                     if moments.prep.places[place].name in order]
+            for card in rng.sample(known, min(2, len(known))):
+                category = record.edition.card(card).category
+                questions.append(tuple(card if cat == category else rng.choice(ids)
+                                       for cat, ids in by_category.items()))
+                stoppers += 1
+        sees = record.observer == asker
+        for named in questions:
+            want = {key: w for key, w in _brute_answers(oracle, order, named, sees).items()
+                    if w}
+            for counter in (moments, walk):
+                got = counter.distribution(named, sees)
+                flat = {(a, e): Fraction(w) for a, row in got.items()
+                        for e, w in row.items() if w}
+                assert flat == want, (events, named, counter.use_moments)
+            free = [c for c in named if moments.prep is not None and c not in moments.prep.fixed]
+            if moments.prep is not None and serves(moments, free, math.lcm(*range(1, 4))):
+                served += 1
+    assert served, "no question took the moment path"
+    assert stoppers or observer is False, "no question named a card known in a hand"

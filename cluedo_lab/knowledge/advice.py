@@ -47,6 +47,15 @@ def entropy_of_weights(weights: Iterable[int | Fraction]) -> float:
     return max(0.0, math.log2(total) - spread / total)
 
 
+def _entropy_of_counts(weights: list[int], total: int) -> float:
+    """:func:`entropy_of_weights` for whole numbers with their sum given (the ranking's
+    inner loop: the same float, without checking each weight's type)."""
+    if sum(1 for w in weights if w) <= 1:
+        return 0.0
+    spread = math.fsum([w * math.log2(w) for w in weights if w])
+    return max(0.0, math.log2(total) - spread / total)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One possible answer: who passed, who showed, what you would see, and its chance.
@@ -151,15 +160,15 @@ class _Advisor:
 
     def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
         order = self.order
-        joint, scale = self.counter.scaled(named, sees_card=self.record.observer == self.asker)
+        joint, scale = self.counter.weights(named, sees_card=self.record.observer == self.asker)
         outcomes = []
         terms = []
         for answer, envelopes in joint.items():
-            mass = sum(envelopes.values())
+            mass = sum(envelopes)
             if not mass:
                 continue
             p = Fraction(mass) / (self.total * scale)
-            after = entropy_of_weights(envelopes.values())
+            after = _entropy_of_counts(envelopes, mass)
             terms.append(float(p) * after)
             if not answer:
                 outcomes.append(Outcome(order, None, None, p, after))

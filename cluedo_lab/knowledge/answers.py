@@ -6,10 +6,11 @@ import itertools
 import math
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
+from .answer_moments import MomentAnswers, serves
 from .prepared import prepare
 from .problem import Factor, Problem, Weight, exact
 
@@ -47,9 +48,13 @@ class AnswerCounter:
     """
 
     def __init__(self, problem: Problem, answerers: Sequence[str],
-                 envelope: str = "envelope", every: bool = False):
+                 envelope: str = "envelope", every: bool = False, moments: bool = True):
         self.answerers = tuple(answerers)
         self.every = every
+        # Read the answers from MomentAnswers where it serves the question (False: always
+        # walk, as the tests compare both).
+        self.use_moments = moments
+        self._moments: MomentAnswers | None = None
         # Whole numbers throughout: each factor's weights are scaled to integers. Every deal
         # meets every factor once, so all weights grow by one constant, ``unit``, which the
         # denominator of :meth:`scaled` divides out again.
@@ -98,12 +103,20 @@ class AnswerCounter:
             ways = cast(Ways, dp.ways)
             state = self.states[sid]
             found = []
+            # The DP has counted every state a move reaches (its memo), but the end.
+            counted = dp.memo(step + 1) if step + 1 < dp.steps else {}
+            ids = self._ids
             for new, weight, _ in dp.transitions(step, state):
-                rest = ways(step + 1, new)
+                rest = counted.get(new)
+                if rest is None:
+                    rest = ways(step + 1, new)
                 if rest:
-                    taken = tuple([was - now for was, now in zip(state, new, strict=True)])
                     whole = cast(int, weight)
-                    found.append((self.state_id(new), whole, whole * rest, taken))
+                    number = ids.get(new)
+                    if number is None:
+                        number = self.state_id(new)
+                    found.append((number, whole, whole * cast(int, rest),
+                                  tuple(map(operator.sub, state, new))))
             self._live[sid] = found
         return found
 
@@ -119,34 +132,72 @@ class AnswerCounter:
                ) -> tuple[dict[Answer, dict[tuple[str, ...], int]], int]:
         """As :meth:`distribution`, every weight a whole number times the denominator
         returned second (Fractions in the inner loop would be ten times slower)."""
+        joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
+        for answer, keys, value in self._rows(named, sees_card):
+            row = joint[answer]
+            for key in keys:
+                row[key] = row.get(key, 0) + value
+        return dict(joint), self._denominator(named)
+
+    def weights(self, named: Sequence[str], sees_card: bool
+                ) -> tuple[dict[Answer, list[int]], int]:
+        """As :meth:`scaled`, each answer's weights without their envelopes (one per
+        envelope, which is all the entropy needs): envelopes alike share one weight."""
+        rows: dict[Answer, list[int]] = defaultdict(list)
+        for answer, keys, value in self._rows(named, sees_card):
+            rows[answer] += [value] * len(keys)
+        return dict(rows), self._denominator(named)
+
+    def _denominator(self, named: Sequence[str]) -> int:
+        if self.prep is None:
+            return 1
+        return _scale(len(named), self.every) * self.common * self.unit
+
+    def _rows(self, named: Sequence[str], sees_card: bool
+              ) -> Iterator[tuple[Answer, list[tuple[str, ...]], int]]:
+        """(answer, envelopes, weight in each) for every answer with weight: each envelope
+        appears once per answer."""
         prep = self.prep
         if prep is None:
-            return {}, 1
+            return
         question = _Question(self, named, sees_card)
         # Under the first-who-can rule the answers depend only on the named cards still free
         # and those known to be in an answerer's hand (a card in your own hand or in the
         # envelope plays no part): the walk is shared by every question alike in these.
         held = tuple(card for who in self.answerers
                      for card in question.fixed_named.get(self.index[who], ()))
+        moments = self.moments() if self.use_moments and not self.every else None
+        if moments is not None:
+            stop = moments.stopper(
+                {who: question.fixed_named.get(self.index[who], []) for who in self.answerers})
         common = self.common
-        joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
-        for weight, step, new, keys in self.starts:
+        for start, (weight, step, new, keys) in enumerate(self.starts):
             multiplier = cast(int, weight * prep.constant) * (common // len(keys))
+            # Envelopes that leave the same named cards free have the same answers.
+            alike: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
             for key in keys:
                 inside = set(key)
-                free = tuple(c for c in question.loose if c not in inside)
+                alike[tuple(c for c in question.loose if c not in inside)].append(key)
+            for free, group in alike.items():
                 answers: Mapping[Answer, int]
                 if self.every:
                     answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
+                elif moments is not None and serves(self, free, question.scale):
+                    answers = moments.answers(free, start, sees_card, question.scale, stop)
                 else:
-                    free = tuple(sorted(free))
-                    walker = self.walker(free + held, sees_card, question.scale)
-                    answers = walker.answers(free, step, new)
+                    ordered = tuple(sorted(free))
+                    walker = self.walker(ordered + held, sees_card, question.scale)
+                    answers = walker.answers(ordered, step, new)
                 for answer, value in answers.items():
                     if value:
-                        row = joint[answer]
-                        row[key] = row.get(key, 0) + multiplier * value
-        return dict(joint), question.scale * common * self.unit
+                        yield answer, group, multiplier * value
+
+    def moments(self) -> MomentAnswers:
+        """The sums the first-who-can answers are read from, built at the first question
+        they serve."""
+        if self._moments is None:
+            self._moments = MomentAnswers(self)
+        return self._moments
 
     def walker(self, cards: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
         """The walk shared by the questions whose named cards that matter are ``cards``."""
@@ -188,10 +239,7 @@ class _Question:
             def pick(counts: tuple[int, ...]) -> tuple[int, ...]:
                 return ()
             self.pick = pick
-        # With every shower answering, the k's along one answer add up to at most
-        # len(named), so their product divides len(named)!.
-        self.scale = scale or (math.factorial(len(named)) if counter.every
-                               else math.lcm(*range(1, len(named) + 1)))
+        self.scale = scale or _scale(len(named), counter.every)
         self.memo: dict[tuple[str, ...], list[dict[int, Any]]] = {}
         self.outcomes: dict[tuple[Any, ...], dict[Any, tuple[int, int, int]]] = {}
         self.unpacked: dict[tuple[Any, ...], dict[Answer, int]] = {}
@@ -373,6 +421,13 @@ class _Question:
             for card in held:
                 result[((who, card), *suffix)] = weight * value // len(held)
         return result
+
+
+def _scale(named: int, every: bool) -> int:
+    """What every weight is multiplied by to keep a shower's 1/k choice whole: the lcm of
+    1..named, or with every shower answering named! (the k's along one answer add up to at
+    most ``named``, so their product divides it)."""
+    return math.factorial(named) if every else math.lcm(*range(1, named + 1))
 
 
 def _whole_factors(factors: Sequence[Factor]) -> tuple[tuple[Factor, ...], int]:

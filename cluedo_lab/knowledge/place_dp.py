@@ -80,26 +80,31 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
         # state; a candidate only subtracts what it takes from the requirements it touches.
         supply = [sum(state[k] for k in members) - need
                   for need, members in self.later_limits[step]]
-        touches = self.touches[step]
+        # A move takes the place's size in all, so only a requirement with less to spare
+        # can be broken by one: the others need no check.
+        size = self.caps[self.order[step]]
+        touches = [[i for i in touching if supply[i] < size] for touching in self.touches[step]]
         for ks in self._choices(step, state):
-            spare: dict[int, int] = {}
-            for k, n in ks.items():
-                for i in touches[k]:
-                    spare[i] = spare.get(i, supply[i]) - n
-            if any(left < 0 for left in spare.values()):
-                continue
+            # One pass over the classes taken: the next state, the ways to pick the cards,
+            # and what is left to spare for the requirements they touch.
+            new = list(state)
             weight: Weight = 1
+            spare: dict[int, int] | None = None
+            for k, n in ks.items():
+                weight *= comb(new[k], n)
+                new[k] -= n
+                for i in touches[k]:
+                    if spare is None:
+                        spare = {}
+                    spare[i] = spare.get(i, supply[i]) - n
+            if spare and min(spare.values()) < 0:
+                continue
             for weights, members in factors:
-                weight *= weights[sum(ks.get(k, 0) for k in members)]
+                weight *= weights[sum([ks.get(k, 0) for k in members])]
                 if not weight:
                     break
-            if not weight:
-                continue
-            new = list(state)
-            for k, n in ks.items():
-                weight *= comb(state[k], n)
-                new[k] -= n
-            moves.append((tuple(new), weight, ks))
+            if weight:
+                moves.append((tuple(new), weight, ks))
         self._moves[step][state] = moves
         return moves
 
