@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import corpus  # noqa: E402
-from benchmarks.run import baseline, percentile  # noqa: E402
+from benchmarks.run import baseline, percentile, timed_knowledge  # noqa: E402
 from cluedo_lab.knowledge import constraints as cons  # noqa: E402
 from cluedo_lab.knowledge.engine import Knowledge  # noqa: E402
 from cluedo_lab.knowledge.problem import Problem  # noqa: E402
@@ -91,16 +91,7 @@ def brute_by_hands(problem: Problem, seconds: float) -> tuple[Any, dict]:
 def measure(record: Record, repeats: int) -> dict[str, Any]:
     """The table (a fresh ``Knowledge``) and, on that object, the envelope distribution: each
     the fastest of ``repeats`` runs."""
-    table = envelope = float("inf")
-    k: Knowledge | None = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        k = Knowledge(record)
-        table = min(table, time.perf_counter() - start)
-        start = time.perf_counter()
-        k.envelope_distribution()
-        envelope = min(envelope, time.perf_counter() - start)
-    assert k is not None
+    table, envelope, k = timed_knowledge(record, repeats)
     solution = k._solution
     return {"table_s": table, "envelope_s": envelope, "engine": solution.engine,
             "states": solution.states, "deals": str(k.consistent_deals)}

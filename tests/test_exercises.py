@@ -4,6 +4,7 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
+from lesson01 import ann_record
 
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.lab.exercises import (
@@ -17,31 +18,11 @@ from cluedo_lab.lab.exercises import (
 )
 from cluedo_lab.views.exercises import ExerciseWidget
 
-HAND = ["Plum", "Dagger", "Rope", "Kitchen", "Hall", "Study"]
-EVENTS = [
-    {"suggest": ["Peacock", "Spanner", "Kitchen"], "by": "Bob", "passed": ["Cy"],
-     "shown_by": "Ann", "card": "Kitchen"},
-    {"suggest": ["Scarlett", "Candlestick", "Lounge"], "by": "Ann", "shown_by": "Bob",
-     "card": "Scarlett"},
-    {"suggest": ["White", "Rope", "Hall"], "by": "Bob", "shown_by": "Cy"},
-    {"suggest": ["Mustard", "Revolver", "Ballroom"], "by": "Ann", "shown_by": "Bob",
-     "card": "Revolver"},
-    {"suggest": ["Green", "Lead Piping", "Conservatory"], "by": "Cy", "passed": ["Ann"],
-     "shown_by": "Bob"},
-    {"suggest": ["Peacock", "Spanner", "Library"], "by": "Ann", "shown_by": "Bob",
-     "card": "Library"},
-    {"suggest": ["Mustard", "Candlestick", "Dining Room"], "by": "Cy", "passed": ["Ann"],
-     "shown_by": "Bob"},
-    {"suggest": ["Peacock", "Spanner", "Billiard Room"], "by": "Ann", "shown_by": "Bob",
-     "card": "Billiard Room"},
-]
-
 
 @pytest.fixture(scope="module")
 def ann() -> Knowledge:
     """Lesson 01's game: Ann's view after eight events."""
-    return Knowledge.from_dict({"edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"],
-                                "observer": "Ann", "hand": HAND, "events": EVENTS})
+    return Knowledge.from_dict(ann_record())
 
 
 def test_pick_right_wrong_and_trap():

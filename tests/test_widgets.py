@@ -15,6 +15,7 @@ from html import escape
 from pathlib import Path
 
 import pytest
+from lesson01 import ann_record
 
 from cluedo_lab.knowledge.advice import outcome_table, rank_questions
 from cluedo_lab.knowledge.engine import Knowledge
@@ -47,25 +48,7 @@ SMALL = {"deck": SMALL_DECK, "players": ["Ann", "Bob", "Cy"], "observer": "Ann",
                      "card": "Knife"}]}
 
 # The game of notebooks 01, 04 and 06 after seven events.
-SEVEN_EVENTS = {
-    "edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"], "observer": "Ann",
-    "hand": ["Plum", "Dagger", "Rope", "Kitchen", "Hall", "Study"],
-    "events": [
-        {"suggest": ["Peacock", "Spanner", "Kitchen"], "by": "Bob", "passed": ["Cy"],
-         "shown_by": "Ann", "card": "Kitchen"},
-        {"suggest": ["Scarlett", "Candlestick", "Lounge"], "by": "Ann", "shown_by": "Bob",
-         "card": "Scarlett"},
-        {"suggest": ["White", "Rope", "Hall"], "by": "Bob", "shown_by": "Cy"},
-        {"suggest": ["Mustard", "Revolver", "Ballroom"], "by": "Ann", "shown_by": "Bob",
-         "card": "Revolver"},
-        {"suggest": ["Green", "Lead Piping", "Conservatory"], "by": "Cy", "passed": ["Ann"],
-         "shown_by": "Bob"},
-        {"suggest": ["Peacock", "Spanner", "Library"], "by": "Ann", "shown_by": "Bob",
-         "card": "Library"},
-        {"suggest": ["Mustard", "Candlestick", "Dining Room"], "by": "Cy", "passed": ["Ann"],
-         "shown_by": "Bob"},
-    ],
-}
+SEVEN_EVENTS = ann_record(7)
 
 
 def classic_record() -> dict:
