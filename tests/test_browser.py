@@ -337,6 +337,31 @@ def test_table_in_lab(page, jupyterlab):
         shot(table, "app_table_in_lab.png")
 
 
+def test_an_exercise_answered_wrong_then_right(page, jupyterlab):
+    """Lesson 09's first puzzle as a learner meets it: a wrong pick gets a sentence, a hint
+    says a little more, and the engine's answer is right."""
+    from cluedo_lab.lab.puzzles import generate
+
+    ex = generate("cluedo-classic-1949", "who-holds", 1, seed=1).exercise
+    wrong = next(o for o in ex.options if o != ex.answer)
+    with screenshot_on_failure(page, "test_an_exercise_answered_wrong_then_right"):
+        run_notebook(page, jupyterlab, "09_puzzles.ipynb")
+        widget = page.locator(".cluedo-exercise").first
+        widget.scroll_into_view_if_needed()
+        expect(widget).to_contain_text(ex.prompt)
+        message = widget.locator(".cluedo-exercise-message")
+        widget.get_by_label(wrong, exact=True).check()
+        widget.locator("button.cluedo-exercise-check").click()
+        expect(message).to_contain_text("✗")
+        expect(message).to_contain_text(ex.check(wrong).message.splitlines()[0])
+        widget.locator("button.cluedo-exercise-hint").click()
+        expect(message).to_contain_text(ex.hints[0])
+        widget.get_by_label(ex.answer, exact=True).check()
+        widget.locator("button.cluedo-exercise-check").click()
+        expect(message).to_contain_text("✓")
+        shot(widget, "09_exercise_right.png")
+
+
 def _expected_notes():
     """What the app's notepad must say, from the engine: the learner's marks on the app's first
     game (2018, 3 players, seed 0), checked and hinted by LearnerNotes itself."""
