@@ -14,8 +14,10 @@ or stayed in where a suggestion is allowed).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -52,14 +54,54 @@ def best_suggestion(game: BoardGame, seat: int, notes: CardNotes, room: str,
     """The suspect and weapon that teach most in ``room``, with their worth (seeded ties)."""
     best: tuple[float, float, tuple[str, ...]] | None = None
     order = game.fixed.order
+    n = len(game.names)
+    answerers = [game.names[(seat + k) % n] for k in range(1, n)]
+    # suggestion_worth for every suspect and weapon with this room, each card read once: a
+    # bot weighs every room on every move, so this is the board bots' inner loop.
+    cards = (*game.fixed.suspects, *game.fixed.weapons, room)
+    # Envelope chances as whole numbers over one denominator: their sums are then exact
+    # integer sums, and a whole-number division rounds as float() of the Fraction sum does.
+    scale = math.lcm(*(Fraction(notes.envelope[c]).denominator for c in cards))
+    facts = {card: _card_facts(card, notes, answerers, scale) for card in cards}
+    here = facts[room]
     for suspect in game.fixed.suspects:
         for weapon in game.fixed.weapons:
-            worth = suggestion_worth(game, seat, notes, (suspect, weapon, room))
+            worth = _worth((facts[suspect], facts[weapon], here), scale)
             option = (worth, rng.random(), (suspect, weapon))
             if best is None or option[:2] > best[:2]:
                 best = option
     assert best is not None
     return best[0], tuple(sorted(best[2], key=order.__getitem__))
+
+
+_Facts = tuple[bool, int, tuple[bool, ...], tuple[bool, ...]]
+
+
+def _card_facts(card: str, notes: CardNotes, answerers: Sequence[str], scale: int) -> _Facts:
+    """A card as :func:`suggestion_worth` reads it: unplaced?, its envelope chance times
+    ``scale`` (a whole number), and for each answerer in turn whether they may hold it and
+    whether they are known to."""
+    possible = notes.possible[card]
+    held_by = notes.located.get(card)
+    chance = Fraction(notes.envelope[card])
+    return (card not in notes.located, chance.numerator * (scale // chance.denominator),
+            tuple(p in possible for p in answerers), tuple(p == held_by for p in answerers))
+
+
+def _worth(named: Sequence[_Facts], scale: int) -> float:
+    """:func:`suggestion_worth` from the named cards' facts: the same arithmetic, so the same
+    floats (the envelope sum is exact either way)."""
+    unknown = [c for c in named if c[0]]
+    if not unknown:
+        return 0.0
+    tie = 0.01 * (sum(c[1] for c in unknown) / scale)
+    for i in range(len(named[0][2])):
+        maybe = sum(1 for c in unknown if c[2][i])
+        if any(c[3][i] for c in named):
+            return 0.1 * maybe + tie
+        if maybe:
+            return 1.0 + 0.25 * (maybe - 1) + tie
+    return tie
 
 
 def room_worth(game: BoardGame, seat: int, notes: CardNotes,
