@@ -34,19 +34,21 @@ __all__ = ["suggestion_worth", "best_suggestion", "room_worth", "expected_turns"
 def suggestion_worth(game: BoardGame, seat: int, notes: CardNotes,
                      named: Sequence[str]) -> float:
     """What suggesting ``named`` teaches this seat (see the module docstring)."""
-    unknown = [c for c in named if c not in notes.located]
-    if not unknown:
-        return 0.0
+    scale = _scale(notes, named)
+    answerers = _answerers(game, seat)
+    return _worth([_card_facts(c, notes, answerers, scale) for c in named], scale)
+
+
+def _answerers(game: BoardGame, seat: int) -> list[str]:
+    """The players who answer ``seat``'s suggestion, in turn."""
     n = len(game.names)
-    tie = 0.01 * float(sum(notes.envelope[c] for c in unknown))
-    for k in range(1, n):
-        player = game.names[(seat + k) % n]
-        maybe = sum(1 for c in unknown if player in notes.possible[c])
-        if any(notes.located.get(c) == player for c in named):
-            return 0.1 * maybe + tie
-        if maybe:
-            return 1.0 + 0.25 * (maybe - 1) + tie
-    return tie  # nobody else can hold any of them: no answer will come
+    return [game.names[(seat + k) % n] for k in range(1, n)]
+
+
+def _scale(notes: CardNotes, cards: Sequence[str]) -> int:
+    """One denominator for the cards' envelope chances: their sums are then whole-number sums,
+    and a whole-number division rounds as float() of the Fraction sum does."""
+    return math.lcm(*(Fraction(notes.envelope[c]).denominator for c in cards))
 
 
 def best_suggestion(game: BoardGame, seat: int, notes: CardNotes, room: str,
@@ -54,14 +56,11 @@ def best_suggestion(game: BoardGame, seat: int, notes: CardNotes, room: str,
     """The suspect and weapon that teach most in ``room``, with their worth (seeded ties)."""
     best: tuple[float, float, tuple[str, ...]] | None = None
     order = game.fixed.order
-    n = len(game.names)
-    answerers = [game.names[(seat + k) % n] for k in range(1, n)]
+    answerers = _answerers(game, seat)
     # suggestion_worth for every suspect and weapon with this room, each card read once: a
     # bot weighs every room on every move, so this is the board bots' inner loop.
     cards = (*game.fixed.suspects, *game.fixed.weapons, room)
-    # Envelope chances as whole numbers over one denominator: their sums are then exact
-    # integer sums, and a whole-number division rounds as float() of the Fraction sum does.
-    scale = math.lcm(*(Fraction(notes.envelope[c]).denominator for c in cards))
+    scale = _scale(notes, cards)
     facts = {card: _card_facts(card, notes, answerers, scale) for card in cards}
     here = facts[room]
     for suspect in game.fixed.suspects:
@@ -89,8 +88,9 @@ def _card_facts(card: str, notes: CardNotes, answerers: Sequence[str], scale: in
 
 
 def _worth(named: Sequence[_Facts], scale: int) -> float:
-    """:func:`suggestion_worth` from the named cards' facts: the same arithmetic, so the same
-    floats (the envelope sum is exact either way)."""
+    """What suggesting the named cards teaches, from their facts: a named card an answerer
+    holds is worth little (they may show it), an unplaced card someone may hold is worth a
+    question; the envelope chances break ties."""
     unknown = [c for c in named if c[0]]
     if not unknown:
         return 0.0
@@ -101,7 +101,7 @@ def _worth(named: Sequence[_Facts], scale: int) -> float:
             return 0.1 * maybe + tie
         if maybe:
             return 1.0 + 0.25 * (maybe - 1) + tie
-    return tie
+    return tie  # nobody else can hold any of them: no answer will come
 
 
 def room_worth(game: BoardGame, seat: int, notes: CardNotes,
