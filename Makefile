@@ -75,11 +75,11 @@ bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/whole_games.py
 
-## make site: the lessons and the classroom notebook as a static JupyterLite site in build/site,
+## make site: the lessons and the classroom page as a static JupyterLite site in build/site,
 ## Python running in the browser (Pyodide): any static host serves it (docs/site/build_site.py).
 ## It runs offline (Pyodide and every wheel included); `make site CDN=1` builds a smaller site
 ## that fetches Pyodide and its own wheels from Pyodide's public CDN. Downloads are cached in
-## build/site-cache, so a rebuild takes seconds.
+## build/cache-site, so a rebuild takes seconds.
 CDN ?=
 SITE_PORT ?= 8000
 site:

@@ -192,7 +192,9 @@ def _lessons(args: argparse.Namespace) -> int:
     kind = "student copies (no solutions)" if args.student else "notebooks"
     print(f"{len(written)} {kind} written to {target}{' (the others kept)' * args.keep}; "
           f"start with "
-          f"'jupyter lab {target / '00_start_here.ipynb'}'")
+          f"'jupyter lab {target / '00_start_here.ipynb'}'. The classroom page (needs voila): "
+          f"'JUPYTER_PATH={target / 'app' / 'share' / 'jupyter'} voila "
+          f"{target / 'app' / 'classroom.ipynb'} --template=classroom'")
     return 0
 
 

@@ -353,6 +353,24 @@ def test_lessons_are_copied_and_never_overwritten_unasked(capsys, tmp_path):
     assert (tmp_path / "00_start_here.ipynb").read_text() != "mine"
 
 
+def test_lessons_bring_the_classroom_page_template(capsys, tmp_path):
+    """The classroom page's Voila template (no CDN style sheets) goes beside its notebook, and
+    the command says how to serve the page with it."""
+    from cluedo_lab.lab.lessons import CLASSROOM_TEMPLATE
+    from cluedo_lab.rules.data import lessons_dir
+
+    assert main(["lessons", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    names = sorted(p.name for p in (tmp_path / CLASSROOM_TEMPLATE).iterdir())
+    assert names == ["conf.json", "index.html.j2"]
+    for name in names:
+        assert ((tmp_path / CLASSROOM_TEMPLATE / name).read_bytes()
+                == (lessons_dir() / CLASSROOM_TEMPLATE / name).read_bytes())
+    assert "fontawesome" in (tmp_path / CLASSROOM_TEMPLATE / "index.html.j2").read_text()
+    assert f"JUPYTER_PATH={tmp_path / 'app' / 'share' / 'jupyter'} voila" in out
+    assert "--template=classroom" in out
+
+
 def test_student_copies_drop_solutions_and_fold_hints(capsys, tmp_path):
     source = tmp_path / "lessons"
     source.mkdir()

@@ -221,12 +221,12 @@ def test_lesson_04_notepad_answers_a_click(page, site):
 
 
 def test_classroom_notebook_plays_a_turn(page, site):
-    """The classroom app (no Voici page: see docs/site/requirements.txt) as a notebook with its
-    code folded away: Run All, one question at the table, and the bots answer."""
+    """The classroom notebook in JupyterLab, its code folded away and its first line saying how
+    to start it here: Run All, one question at the table, and the bots answer."""
     from playwright.sync_api import expect
 
     open_lesson(page, site, "app/classroom.ipynb")
-    expect(page.locator(".jp-RenderedMarkdown", has_text="To start, choose Run › Run All Cells")
+    expect(page.locator(".jp-RenderedMarkdown", has_text="choose Run › Run All Cells")
            ).to_have_count(1)
     expect(page.get_by_text("TableChooser(")).to_have_count(0)  # the code is folded away
     shot(page, "site-classroom-start.png")
@@ -247,4 +247,52 @@ def test_classroom_notebook_plays_a_turn(page, site):
     expect(caption).not_to_contain_text("after 0 events")
     expect(table.locator(".cluedo-table-status")).to_contain_text("Your move (P1)")
     shot(page, "site-classroom.png")
+    assert page.refused == []
+
+
+def test_classroom_page_plays_a_turn_with_no_code(page, site):
+    """The site's first page leads to the classroom page (Voici: the notebook run in the page,
+    its outputs only): the table comes up by itself, with no code and no line on running
+    cells; a question gets the bots' answers, and the board tab shows the game's board."""
+    from playwright.sync_api import expect
+
+    page.goto(site + "/")
+    shot(page, "site-front.png")
+    page.get_by_role("link", name=re.compile("Play at the table")).click()
+    table = page.locator(".cluedo-table")
+    log = table.locator(".cluedo-table-log")
+    expect(log).to_contain_text("Cluedo Card Game, 3 players (P1, P2, P3), seed 0. You are P1.",
+                                timeout=KERNEL_TIMEOUT)
+    assert "/voici/render/app/classroom.html" in page.url
+    expect(page.locator(".jp-InputArea-editor:visible")).to_have_count(0)   # no code cells
+    expect(page.get_by_text("Classroom(")).to_have_count(0)
+    expect(page.get_by_text("Run All Cells")).to_have_count(0)       # JupyterLab's line only
+    expect(page.get_by_role("heading", name="Cluedo classroom")).to_have_count(1)
+    caption = table.locator(".cluedo-learner-caption")
+    expect(caption).to_contain_text("P1's own notes after 0 events")
+    shot(page, "site-classroom-page.png")
+    table.locator(".cluedo-field-card-1 select").select_option(label="Plum")
+    table.locator("button.cluedo-action-ask").click()
+    expect(log).to_contain_text("event 1: P1 asked about Mustard, Plum")
+    expect(log).to_contain_text("-- P3's turn --")
+    expect(table.locator(".cluedo-table-status")).to_contain_text("Your move (P1)")
+    expect(caption).not_to_contain_text("after 0 events")
+    # A learner's mark in their own notes
+    first = table.locator("button.cluedo-learner-cell").first
+    first.click()
+    expect(first).to_have_text("✓")
+    page.get_by_role("tab", name="The board").click()
+    expect(page.locator(".cluedo-classroom-board-note")).to_contain_text("no board")
+    # A board edition: the board tab explores its board.
+    page.get_by_role("tab", name="Play at the table").click()
+    page.locator(".cluedo-chooser-edition select").select_option(label="Cluedo — Waddingtons 1949")
+    page.locator("button.cluedo-chooser-start").click()
+    expect(log).to_contain_text("You are P1, playing Miss Scarlett.", timeout=RUN_TIMEOUT)
+    page.get_by_role("tab", name="The board").click()
+    explorer = page.locator(".cluedo-board-explorer")
+    explorer.locator(".cluedo-board-where select").select_option(
+        label="Mrs. Peacock's start (6, 23)", timeout=RUN_TIMEOUT)
+    expect(explorer.locator(".cluedo-board-table tr", has_text="Conservatory")
+           ).to_contain_text("7/12")
+    shot(page, "site-classroom-page-board.png")
     assert page.refused == []

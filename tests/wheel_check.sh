@@ -36,4 +36,6 @@ PY
 "$BIN/cluedo-lab" play --edition cluedo-card-game-2018 --players 3 --seed 1 >/dev/null
 "$BIN/cluedo-lab" lessons lessons >/dev/null
 test -f lessons/00_start_here.ipynb && test -f lessons/app/classroom.ipynb
+test -f lessons/app/share/jupyter/voila/templates/classroom/index.html.j2
+test -f lessons/app/share/jupyter/voila/templates/classroom/conf.json
 echo "wheel-check: the wheel installs and runs from $WORK"

@@ -16,7 +16,8 @@ from typing import Any
 from ..rules.data import lessons_dir
 from ..rules.errors import CluedoLabError
 
-__all__ = ["lesson_paths", "student_copy", "write_lessons", "EXERCISE", "SOLUTION", "HINT"]
+__all__ = ["lesson_paths", "app_files", "student_copy", "write_lessons", "EXERCISE", "SOLUTION",
+           "HINT", "CLASSROOM_TEMPLATE"]
 
 EXERCISE, SOLUTION, HINT = "exercise", "solution", "hint"
 
@@ -26,6 +27,19 @@ def lesson_paths(source: Path | None = None) -> list[Path]:
     root = source or lessons_dir()
     return sorted(p.relative_to(root) for p in root.rglob("*.ipynb")
                   if ".ipynb_checkpoints" not in p.parts)
+
+
+CLASSROOM_TEMPLATE = Path("app") / "share" / "jupyter" / "voila" / "templates" / "classroom"
+"""The classroom page's Voila template (no CDN style sheets), beside the classroom notebook:
+``JUPYTER_PATH=DIR/app/share/jupyter voila DIR/app/classroom.ipynb --template=classroom``."""
+
+
+def app_files(source: Path | None = None) -> list[Path]:
+    """The files the classroom page needs besides its notebook (its Voila template), relative
+    to the lessons folder."""
+    root = source or lessons_dir()
+    folder = root / CLASSROOM_TEMPLATE
+    return sorted(p.relative_to(root) for p in folder.glob("*") if p.is_file())
 
 
 def _tags(cell: dict[str, Any]) -> list[str]:
@@ -51,9 +65,10 @@ def student_copy(notebook: dict[str, Any]) -> dict[str, Any]:
 
 def write_lessons(target: Path, *, student: bool = False, force: bool = False,
                   keep: bool = False, source: Path | None = None) -> list[Path]:
-    """Copy the lessons into ``target`` (student copies if asked). A lesson already there is
-    kept if ``keep`` (a learner's work survives), overwritten if ``force``, and otherwise
-    refused before anything is written."""
+    """Copy the lessons into ``target`` (student copies if asked), with the classroom page's
+    template beside its notebook. A lesson already there is kept if ``keep`` (a learner's work
+    survives), overwritten if ``force``, and otherwise refused before anything is written.
+    Returns the notebooks written."""
     root = source or lessons_dir()
     names = lesson_paths(root)
     clashes = [n for n in names if (target / n).exists()]
@@ -71,4 +86,9 @@ def write_lessons(target: Path, *, student: bool = False, force: bool = False,
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         (target / name).write_text(text, encoding="utf-8")
         written.append(target / name)
+    for name in app_files(root):   # the template follows its notebook, as the kit ships it
+        if (target / name).exists() and keep:
+            continue
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        (target / name).write_bytes((root / name).read_bytes())
     return written

@@ -3,12 +3,15 @@
     python3 docs/site/build_site.py            # build/site: runs offline, Pyodide included
     python3 docs/site/build_site.py --cdn      # smaller: Pyodide and its wheels from its CDN
 
+The site's first page leads to the classroom page (play at the table and explore the board,
+no code) and to the lessons in JupyterLab.
+
 The site runs Python in the student's browser (Pyodide, CPython compiled to WebAssembly):
 any static host can serve it and no code runs on a server. ``make site`` calls this script.
 
 What it does, and why:
 
-1. The build tools (docs/site/requirements.txt) go into their own venv under build/site-cache,
+1. The build tools (docs/site/requirements.txt) go into their own venv under build/cache-site,
    apart from the kit's own environment.
 2. The kit is built as a wheel from this checkout; the wheel carries data/ (the editions and
    boards) and is checked for it.
@@ -23,15 +26,17 @@ What it does, and why:
 4. The kit, ipywidgets and comm join the lock as packages of their own, so the kernel loads
    them when a cell imports ``cluedo_lab`` (it loads lock packages from a cell's imports) and
    the lessons run unchanged.
-5. ``jupyter lite build`` makes the site with JupyterLab and the widget manager; the lessons
-   and the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
-   metadata (no kernel dialog). There is no Voici page (see requirements.txt for why): the
-   classroom is its notebook with the code folded away and a first line on how to start.
+5. ``voici build`` makes the site: JupyterLab with the widget manager, where the lessons and
+   the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
+   metadata (no kernel dialog), and Voici, the static Voila, for the classroom page
+   (voici/render/app/classroom.html): the page runs the notebook in the browser and shows its
+   outputs only, through the same Voila template as ``make app``. The lessons get no Voici
+   page (they are read and changed in JupyterLab), and the site's first page links the two.
 6. With ``--cdn`` the site holds only the lock and the three wheels Pyodide lacks (in
    static/wheels): the kernel takes Pyodide's core from its CDN and the lock from the site,
    and the lock names Pyodide's own wheels by their CDN address (with Pyodide's own sha256).
 
-Downloads are cached under build/site-cache, so a second build needs no network and takes
+Downloads are cached under build/cache-site, so a second build needs no network and takes
 seconds. Pyodide and every wheel the site serves have pinned versions.
 """
 
@@ -51,14 +56,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-CACHE = ROOT / "build" / "site-cache"
+CACHE = ROOT / "build" / "cache-site"
+"""Not under a name that starts with build/site: jupyterlite-core 0.7.0 skips the lite dir's
+jupyter-lite.json when its path starts with the output's (a plain string prefix test)."""
 VENV = CACHE / "venv"
 LITE_DIR = CACHE / "lite"          # the JupyterLite "lite dir" the build reads
 WHEELS = CACHE / "wheels"          # PyPI wheels, kept between builds
 OUTPUT = ROOT / "build" / "site"
 
-PYODIDE_VERSION = "0.29.3"
-"""The Pyodide that jupyterlite-pyodide-kernel 0.7.2 is built for (CPython 3.13)."""
+PYODIDE_VERSION = "0.29.0"
+"""The Pyodide that jupyterlite-pyodide-kernel 0.7.0 is built for (CPython 3.13)."""
 PYTHON_VERSION = "3.13"
 CDN_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
 
@@ -72,7 +79,8 @@ KERNEL_PACKAGES = ("micropip", "ipython", "jedi", "traitlets", "packaging")
 KIT_DEPENDENCIES = ("networkx", "sympy", "tqdm")
 """The kit's own dependencies (pyproject.toml), all in Pyodide's lock."""
 
-DEPENDS_CUT = {"networkx": {"matplotlib", "numpy", "setuptools"}, "ipython": {"sqlite3"}}
+DEPENDS_CUT = {"networkx": {"matplotlib", "numpy", "setuptools"}, "ipython": {"sqlite3"},
+               "matplotlib-inline": {"matplotlib"}}
 """Lock dependencies that are binary Pyodide builds (not on PyPI) or unused by the kit.
 networkx imports none of them unless drawing or converting to arrays; IPython keeps its
 history in memory without sqlite3. (The kernel still asks for sqlite3 once as it starts: the
@@ -262,20 +270,27 @@ PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)",
 
 
 CLASSROOM = Path("app") / "classroom.ipynb"
-CLASSROOM_START = ("**To start, choose Run › Run All Cells in the menu above**, wait for the "
-                   "table to appear (Python starts in this tab: a few seconds), then play. The "
+CLASSROOM_PAGE = Path("voici") / "render" / "app" / "classroom.html"
+"""The classroom as a page of its own (Voici): it runs by itself and shows no code."""
+CLASSROOM_START = ("**To play without the code, open the classroom page** "
+                   "(`voici/render/app/classroom.html` at the site's address: the site's "
+                   "first page links it). Here in JupyterLab, choose **Run › Run All Cells** and "
+                   "wait for the table to appear (Python starts in this tab: a few seconds). The "
                    "code is folded away: click the dots of a cell to see it.")
+LAB_ONLY = "lab-only"
+"""Tag of a cell the classroom template leaves off the Voici page (how to run it in JupyterLab)."""
 
 
 def classroom(notebook: dict) -> None:
-    """The classroom app as near a code-free page as JupyterLab gives (there is no Voici page:
-    see requirements.txt): code folded away, no stored outputs, one line on how to start."""
+    """The classroom notebook, shared by the Voici page (which runs it and shows only its
+    outputs) and JupyterLab (code folded away, and a first line, left off the page, on how to
+    start it there). No stored outputs: both run it afresh."""
     for cell in notebook["cells"]:
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
             cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
-    notebook["cells"].insert(1, {"cell_type": "markdown", "id": "site-start", "metadata": {},
-                                 "source": CLASSROOM_START})
+    notebook["cells"].insert(1, {"cell_type": "markdown", "id": "site-start",
+                                 "metadata": {"tags": [LAB_ONLY]}, "source": CLASSROOM_START})
 
 
 def contents(target: Path) -> None:
@@ -327,6 +342,82 @@ def settings(lite_dir: Path, cdn: bool) -> None:
 # 5. Build
 # ---------------------------------------------------------------------------------------------
 
+TEMPLATES = ROOT / "notebooks" / "app" / "share" / "jupyter"
+"""Where the classroom's Voila template lives (it leaves out the CDN style sheets)."""
+
+UNUSED_EXTENSIONS = ("@voila-dashboards/jupyterlab-preview",)
+"""Front-end extensions the build tools bring along and the site cannot use (Voila's preview
+button needs a Voila server)."""
+
+
+def classroom_page_only(site: Path) -> None:
+    """Keep one Voici page, the classroom's: Voici renders every notebook, and the lessons are
+    read and run in JupyterLab, where the learner sees and changes their code. Voici's own
+    index sends a visitor to an absolute /voici/tree/, which breaks under a sub-path: it now
+    sends them to the classroom page, relative to itself."""
+    voici = site / "voici"
+    keep = site / CLASSROOM_PAGE
+    for page in sorted((voici / "render").rglob("*.html")):
+        if page != keep:
+            page.unlink()
+    shutil.rmtree(voici / "tree", ignore_errors=True)
+    target = keep.relative_to(voici).as_posix()
+    (voici / "index.html").write_text(
+        f'<!DOCTYPE html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0; '
+        f'url={target}">\n<a href="{target}">The classroom</a>\n')
+    config_file = site / "jupyter-lite.json"
+    config = json.loads(config_file.read_text())
+    data = config["jupyter-config-data"]
+    data["federated_extensions"] = [e for e in data.get("federated_extensions", [])
+                                    if e["name"] not in UNUSED_EXTENSIONS]
+    config_file.write_text(json.dumps(config, indent=2))
+    for name in UNUSED_EXTENSIONS:
+        shutil.rmtree(site / "extensions" / name, ignore_errors=True)
+
+
+FRONT_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>cluedo-lab: the classroom</title>
+<link rel="icon" href="lab/favicon.ico">
+<!-- The site's root for JupyterLite: every app page reads this (empty) config on its way up. -->
+<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root=".">{{}}</script>
+<style>
+  body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 3rem auto;
+         padding: 0 1rem; line-height: 1.5; color: #222; }}
+  a.door {{ display: block; border: 2px solid #2e7d32; border-radius: 8px; padding: 1rem 1.3rem;
+           margin: 1.2rem 0; text-decoration: none; color: inherit; }}
+  a.door:hover, a.door:focus {{ background: #f1f8e9; }}
+  a.door strong {{ font-size: 1.3rem; color: #1b5e20; }}
+  .small {{ color: #555; font-size: 0.92rem; }}
+</style>
+</head>
+<body>
+<h1>Cluedo classroom</h1>
+<p>Everything here runs in this browser: Python starts in the page itself (the first start
+takes 10-20 seconds), and nothing you do is sent anywhere.</p>
+<a class="door" id="classroom" href="{classroom}"><strong>Play at the table</strong><br>
+Play Cluedo against bots with your own notepad, and explore the board. No code.</a>
+<a class="door" id="lessons" href="lab/index.html"><strong>The lessons</strong><br>
+The lesson notebooks in JupyterLab: the rules, the chances and the deductions of five
+editions, with exercises to answer.</a>
+<p class="small">Work in the lessons is saved in this browser's own storage; File › Download
+keeps a copy. cluedo-lab {version}.</p>
+</body>
+</html>
+"""
+
+
+def front_page(site: Path) -> None:
+    """The site's first page: two doors, the classroom page and the lessons. (JupyterLite's own
+    first page only forwards to JupyterLab; its empty config block stays, as the apps read it.)"""
+    version = (CACHE / "kit").glob("cluedo_lab-*.whl").__next__().name.split("-")[1]
+    (site / "index.html").write_text(FRONT_PAGE.format(classroom=CLASSROOM_PAGE.as_posix(),
+                                                       version=version))
+
+
 def build(cdn: bool) -> None:
     start = time.monotonic()
     python = tools()
@@ -344,8 +435,13 @@ def build(cdn: bool) -> None:
         state.unlink()
     env = {**os.environ, "JUPYTERLITE_NO_JUPYTER_SERVER": "0"}
     env.pop("JUPYTERLITE_PYODIDE_URL", None)
-    run(VENV / "bin" / "jupyter", "lite", "build", "--lite-dir", LITE_DIR,
-        "--output-dir", OUTPUT, cwd=LITE_DIR, env=env)
+    # Voici adds its app to JupyterLab's; the classroom template is the one `make app` uses.
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        [str(TEMPLATES), *filter(None, [os.environ.get("JUPYTER_PATH")])])
+    run(VENV / "bin" / "voici", "build", "--lite-dir", LITE_DIR, "--output-dir", OUTPUT,
+        "--template", "classroom", cwd=LITE_DIR, env=env)
+    classroom_page_only(OUTPUT)
+    front_page(OUTPUT)
     if cdn:  # the build copies a whole Pyodide only: the lock and the kit's wheels go by hand
         shutil.copytree(LITE_DIR / "static" / "wheels", OUTPUT / "static" / "wheels")
     size = sum(p.stat().st_size for p in OUTPUT.rglob("*") if p.is_file())
