@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 PORT   ?= 8888
 APP_PORT ?= 8866
 
-.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test
+.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,11 @@ serve-site:
 ## make site-test: build the site and open it in Chromium (tests/test_site.py), offline.
 site-test: site $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_site.py
+
+## make site-bench: the site's size, seconds to a ready kernel (first and warm load) and one
+## notepad update in the browser against CPython (benchmarks/site.py; about 2 minutes).
+site-bench: site $(VENV)/.test-installed
+	PYTHONHASHSEED=0 $(BIN)/python benchmarks/site.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
