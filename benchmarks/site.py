@@ -137,7 +137,7 @@ def main() -> None:
         server.terminate()
         server.wait(10)
     cpython_ms = cpython_update()
-    ratios = [b / c for b, c in zip(browser_ms, cpython_ms)]
+    ratios = [b / c for b, c in zip(browser_ms, cpython_ms, strict=True)]
     result = {"site_mb": round(size / 1e6, 1), "loads_s": loads,
               "update_ms": {"browser": browser_ms, "cpython": cpython_ms},
               "browser_over_cpython": [round(r, 2) for r in ratios]}
