@@ -28,7 +28,7 @@ from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
 from ..records import ENVELOPE, Record
 from ..rules.board import reach_chance, reachable_rooms, room_distances
-from ..rules.edition import Edition, load_edition
+from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
@@ -339,63 +339,81 @@ def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
 
 
 def _contradiction(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
-    ed = game.edition
+    hands = dict(zip(game.names, game.deal.hands, strict=True))
     for base, full, fact, needed in _candidate_facts(game, seat, rng, "contradiction", level):
         if len(needed) > 1 + 2 * level:
             continue
-        chosen = _distractors(len(base["events"]), needed, level, rng)
-        events = [base["events"][i] for i in chosen]
-        fake = _false_pass(full, fact, rng)
-        if fake is None:
-            continue
-        # The made-up question goes before the game's end (nothing follows a correct
-        # accusation) and the record must still follow the turn rules.
-        last = next((i for i, e in enumerate(events) if e.get("correct")), len(events))
-        where = rng.randint(min(1, last), last)
-        events.insert(where, fake)
-        data = _with(base, events)
-        try:
-            _knowledge(data, ed)
-            continue
-        except RecordError:
-            continue
-        except Contradiction as error:
-            conflict = tuple(error.conflict)
-        if where + 1 not in conflict:
-            continue
-        # Unique: leaving out any one event of the conflict removes the contradiction (an
-        # event outside it never does: the conflict would remain), so no other set of
-        # events contradicts on its own.
-        if not all(_consistent(_with(base, events[:position - 1] + events[position:]), ed)
-                   for position in conflict):
-            continue
-        honest = _knowledge(_with(base, events[:where] + events[where + 1:]), ed)
-        why = explain(honest, fact.card, fact.place)
-        if why.method == "count":
-            continue
-        features = fact_features(why, honest.record.observer)
-        features["events"] = len(conflict)
-        features["shown_events"] = len(events)
-        if grade("contradiction", features) != level:
-            continue
-        record = _record(data, ed)
-        options = tuple(f"event {i}" for i in range(1, len(events) + 1))
-        labels = tuple(f"event {i}" for i in conflict)
-        question = ("These events cannot all be true. Which events contradict each other "
-                    "(the smallest set)?")
-        # The proof was found in the record without the made-up event: number its events as
-        # the learner reads them, in the whole record.
-        lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
-                 f"yet the other events prove that {fact.text(ed)}. The proof, without "
-                 f"event {where + 1}:"] + [_renumbered(line, where + 1)
-                                           for line in solution_lines(why, ed)[1:]]
-        answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
-        hints = (f"Find the card that {fact.place} must hold; then look for an event that "
-                 "denies it.", *fact_hints(why, record.observer)[1:])
-        exercise = Exercise(question, "pick-many", labels, options, hints, "\n".join(lines))
-        return Puzzle("contradiction", level, ed.id, 0, question, data, answer, lines,
-                      features, exercise, _setup_text(record), _event_texts(record))
+        # A fact of the level is rare: other distractors, made-up question and place for it
+        # are worth a few tries before the next fact.
+        for _ in range(3):
+            puzzle = _contradiction_of(base, full, fact, needed, hands, rng, level)
+            if puzzle is not None:
+                return puzzle
     return None
+
+
+def _contradiction_of(base: dict[str, Any], full: Knowledge, fact: Fact, needed: list[int],
+                      hands: Mapping[str, Sequence[Card]], rng: random.Random, level: int
+                      ) -> Puzzle | None:
+    """The record cut down to ``needed`` and distractors, with a made-up pass that denies
+    ``fact``, if its conflict is unique and graded at ``level``."""
+    ed = full.edition
+    chosen = _distractors(len(base["events"]), needed, level, rng)
+    events = [base["events"][i] for i in chosen]
+    fake = _false_pass(full, fact, rng, hands)
+    if fake is None:
+        return None
+    # The made-up question goes before the game's end (nothing follows a correct
+    # accusation) and the record must still follow the turn rules.
+    last = next((i for i, e in enumerate(events) if e.get("correct")), len(events))
+    where = rng.randint(min(1, last), last)
+    events.insert(where, fake)
+    data = _with(base, events)
+    try:
+        _knowledge(data, ed)
+        return None
+    except RecordError:
+        return None
+    except Contradiction as error:
+        conflict = tuple(error.conflict)
+    if where + 1 not in conflict:
+        return None
+    # Unique: leaving out any one event of the conflict removes the contradiction (an
+    # event outside it never does: the conflict would remain), so no other set of
+    # events contradicts on its own.
+    if not all(_consistent(_with(base, events[:position - 1] + events[position:]), ed)
+               for position in conflict):
+        return None
+    honest = _knowledge(_with(base, events[:where] + events[where + 1:]), ed)
+    why = explain(honest, fact.card, fact.place)
+    if why.method == "count":
+        return None
+    # The worked solution proves the fact; the conflict must be that proof and the pass
+    # (its positions in the record without the made-up event, renumbered).
+    if {p + (p > where) for p in why.events} | {where + 1} != set(conflict):
+        return None
+    features = fact_features(why, honest.record.observer)
+    features["events"] = len(conflict)
+    features["shown_events"] = len(events)
+    if grade("contradiction", features) != level:
+        return None
+    record = _record(data, ed)
+    options = tuple(f"event {i}" for i in range(1, len(events) + 1))
+    labels = tuple(f"event {i}" for i in conflict)
+    question = ("These events cannot all be true. Which events contradict each other "
+                "(the smallest set)?")
+    # The proof was found in the record without the made-up event: number its events as
+    # the learner reads them, in the whole record.
+    lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
+             f"yet the other events prove that {fact.text(ed)}. The proof, without "
+             f"event {where + 1}:"] + [_renumbered(line, where + 1)
+                                       for line in solution_lines(why, ed)[1:]]
+    answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
+    hints = (f"Find the card that {fact.place} must hold; then look for an event that "
+             "denies it.", *fact_hints(why, record.observer)[1:])
+    exercise = Exercise(question, "pick-many", labels, options, hints, "\n".join(lines))
+    return Puzzle("contradiction", level, ed.id, 0, question, data, answer, lines,
+                  features, exercise, _setup_text(record), _event_texts(record))
 
 
 _EVENT_NUMBERS = re.compile(r"\b([Ee]vents? )(\d+(?:(?:, | and )\d+)*)")
@@ -424,10 +442,12 @@ def _false_asker(record: Record, holder: str) -> str | None:
     return None
 
 
-def _false_pass(k: Knowledge, fact: Fact, rng: random.Random) -> dict[str, Any] | None:
-    """A made-up question in which the holder of ``fact``'s card passes on it. The next
-    player shows a card; if that is the observer, a card of their own hand, named in the
-    question (so the event says nothing new but the pass)."""
+def _false_pass(k: Knowledge, fact: Fact, rng: random.Random,
+                hands: Mapping[str, Sequence[Card]]) -> dict[str, Any] | None:
+    """A made-up question in which the holder of ``fact``'s card passes on it. The rest of
+    it is true: the next player shows a card of their real hand (``hands``: the deal's),
+    named in the question, so the pass is the only lie and the conflict is the proof of
+    ``fact`` and the pass, not some other clash the showing would add."""
     record = k.record
     holder = fact.place
     asker = _false_asker(record, holder)
@@ -435,7 +455,7 @@ def _false_pass(k: Knowledge, fact: Fact, rng: random.Random) -> dict[str, Any] 
         return None
     order = record.answer_order(asker)
     shower = order[1] if len(order) > 1 else None
-    own = [c for c in record.hand if c.id != fact.card] if shower == record.observer else []
+    own = [c for c in hands[shower] if c.id != fact.card] if shower is not None else []
     ed = record.edition
     if ed.question.form == "one-per-category":
         card = ed.card(fact.card)
@@ -451,9 +471,9 @@ def _false_pass(k: Knowledge, fact: Fact, rng: random.Random) -> dict[str, Any] 
         named = first + rng.sample(others, ed.question.items - len(first))
     event: dict[str, Any] = {"suggest": named, "by": asker, "passed": [holder]}
     if shower is not None:
+        if shown is None:
+            return None
         if shower == record.observer:
-            if shown is None:
-                return None
             event["card"] = shown.id
         event["shown_by"] = shower
     return event
