@@ -1,11 +1,13 @@
 """The puzzle generators: seeded bot games in, graded puzzles with engine-checked answers out.
 
 Every kind follows the same plan: play seeded games with the ``eliminator`` bots (they ask many
-questions before accusing, so records are rich), take one seat's record, find a candidate
-question, cut the record down (the minimal events that force the fact, plus distractors), ask
-the engine for the answer and check it is the only one, measure the proof and keep the puzzle
-if :func:`~.puzzles.grade` gives the level asked for. The search is deterministic: the same
-edition, kind, level and seed give the same puzzle.
+questions before accusing, so records are rich), take each seat's record in turn (one game
+serves several tries), find a candidate question, cut the record down (the minimal events that
+force the fact, plus distractors), ask the engine for the answer and check it is the only one,
+measure the proof and keep the puzzle if :func:`~.puzzles.grade` gives the level asked for.
+Deduction kinds grade each fact's proof in the whole record first and cut down only those of
+the level asked for. The search is deterministic: the same edition, kind, level and seed give
+the same puzzle.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
 from ..records import ENVELOPE, Record
 from ..rules.board import reach_chance, reachable_rooms, room_distances
-from ..rules.edition import Edition, load_edition
+from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
@@ -128,11 +130,15 @@ def _games(edition: str | Edition | Variant, ed: Edition, seed: int, kind: str, 
         count = players or fixed or rng.randint(max(low, 3) if high >= 3 else low, high)
         game_seed = rng.randrange(10 ** 9)
         game = new_game(source, count, game_seed)
-        seat = rng.randrange(count)
-        if kind != "reach":
-            bots = [make_bot("eliminator", game_seed + s) for s in range(count)]
-            game.play(bots, max_actions=3000)
-        yield game, seat, rng
+        seats = list(range(count))
+        rng.shuffle(seats)
+        if kind == "reach":
+            yield game, seats[0], rng    # the puzzle plays on from the start: one seat
+            continue
+        bots = [make_bot("eliminator", game_seed + s) for s in range(count)]
+        game.play(bots, max_actions=3000)
+        for seat in seats:      # each seat's record is another puzzle's source
+            yield game, seat, rng
 
 
 def _base(game: Game, seat: int) -> dict[str, Any]:
@@ -148,14 +154,22 @@ def _with(base: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[
     return {**base, "events": [dict(e) for e in events]}
 
 
-def _knowledge(data: Mapping[str, Any]) -> Knowledge:
-    return Knowledge(Record.from_dict(data))
+def _record(data: Mapping[str, Any], edition: Edition | None = None) -> Record:
+    """``data`` parsed. ``edition``: the game's, already loaded, used when the record names it
+    by id (reading the edition again costs more than the rest of a parse, and the search
+    reads hundreds of records)."""
+    loaded = edition if edition is not None and data.get("edition") == edition.id else None
+    return Record.from_dict(data, loaded)
 
 
-def _consistent(data: Mapping[str, Any]) -> bool:
+def _knowledge(data: Mapping[str, Any], edition: Edition | None = None) -> Knowledge:
+    return Knowledge(_record(data, edition))
+
+
+def _consistent(data: Mapping[str, Any], edition: Edition | None = None) -> bool:
     """Does some deal fit the record?"""
     try:
-        _knowledge(data)
+        _knowledge(data, edition)
         return True
     except Contradiction:
         return False
@@ -191,37 +205,37 @@ def _place(place: str) -> str:
 
 # -- deduction: who-holds, envelope, key-event, contradiction ------------------------------------
 
-def _candidate_facts(game: Game, seat: int, rng: random.Random, want: str
+def _candidate_facts(game: Game, seat: int, rng: random.Random, kind: str, level: int
                      ) -> Iterator[tuple[dict[str, Any], Knowledge, Fact, list[int]]]:
-    """Facts the seat knows that need events, each with the record's minimal events (indices
-    into the record), shuffled by ``rng``."""
+    """Facts the seat knows that need events and whose proof in the whole record grades at
+    ``level`` for ``kind`` (at most six, in an order shuffled by ``rng``), each with that
+    proof's minimal events (indices into the record). A puzzle's cut-down record keeps the
+    proof and its grade rarely differs, so facts of other levels are not worth cutting: the
+    search needs a few games, not dozens."""
     base = _base(game, seat)
-    events = base["events"]
-    if not events:
+    if not base["events"]:
         return
-    full = _knowledge(base)
-    before = _knowledge(_with(base, [])).known()
+    full = _knowledge(base, game.edition)
+    before = _knowledge(_with(base, []), game.edition).known()
     record = full.record
+    envelope = kind == "envelope"
     facts = [Fact(card, place, True) for (card, place), holds in full.known().items()
              if holds and (card, place) not in before and place != record.observer
-             and (place == ENVELOPE) == (want == "envelope")
-             and (want != "contradiction" or place in record.player_names)]
+             and (place == ENVELOPE) == envelope
+             and (kind != "contradiction" or _false_asker(record, place) is not None)]
     rng.shuffle(facts)
-    for fact in facts[:6]:
-        # The first prefix that forces the fact, then drop every event it can do without.
-        low, high = 1, len(record.events)
-        while low < high:
-            mid = (low + high) // 2
-            if full.entails(fact.card, fact.place, True, record.events[:mid]):
-                high = mid
-            else:
-                low = mid + 1
-        needed = list(range(low))
-        for i in list(needed):
-            trial = [j for j in needed if j != i]
-            if full.entails(fact.card, fact.place, True, [record.events[j] for j in trial]):
-                needed = trial
-        yield base, full, fact, needed
+    tried = 0
+    for fact in facts:
+        why = explain(full, fact.card, fact.place)
+        features = fact_features(why, record.observer)
+        if kind == "contradiction":
+            features["events"] += 1     # the made-up event joins the conflict
+        if why.method == "count" or grade(kind, features) != level:
+            continue
+        yield base, full, fact, [p - 1 for p in why.events]
+        tried += 1
+        if tried == 6:
+            return
 
 
 def _distractors(total: int, needed: Sequence[int], level: int, rng: random.Random,
@@ -233,8 +247,7 @@ def _distractors(total: int, needed: Sequence[int], level: int, rng: random.Rand
 
 def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: str
                  ) -> Puzzle | None:
-    want = "envelope" if kind == "envelope" else kind
-    for base, _full, fact, needed in _candidate_facts(game, seat, rng, want):
+    for base, _full, fact, needed in _candidate_facts(game, seat, rng, kind, level):
         if len(needed) > 2 + 2 * level:
             continue
         if kind == "key-event" and len(needed) != 1:
@@ -245,7 +258,7 @@ def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: st
         chosen = _distractors(len(base["events"]), needed, level, rng,
                               extra=2 if kind == "key-event" else 0)
         data = _with(base, [base["events"][i] for i in chosen])
-        k = _knowledge(data)
+        k = _knowledge(data, ed)
         if k.status(fact.card, fact.place) is not True:
             continue
         why = explain(k, fact.card, fact.place)
@@ -326,63 +339,81 @@ def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
 
 
 def _contradiction(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
-    for base, full, fact, needed in _candidate_facts(game, seat, rng, "contradiction"):
+    hands = dict(zip(game.names, game.deal.hands, strict=True))
+    for base, full, fact, needed in _candidate_facts(game, seat, rng, "contradiction", level):
         if len(needed) > 1 + 2 * level:
             continue
-        chosen = _distractors(len(base["events"]), needed, level, rng)
-        events = [base["events"][i] for i in chosen]
-        fake = _false_pass(full, fact, rng)
-        if fake is None:
-            continue
-        # The made-up question goes before the game's end (nothing follows a correct
-        # accusation) and the record must still follow the turn rules.
-        last = next((i for i, e in enumerate(events) if e.get("correct")), len(events))
-        where = rng.randint(min(1, last), last)
-        events.insert(where, fake)
-        data = _with(base, events)
-        try:
-            _knowledge(data)
-            continue
-        except RecordError:
-            continue
-        except Contradiction as error:
-            conflict = tuple(error.conflict)
-        if where + 1 not in conflict:
-            continue
-        # Unique: leaving out any one event of the conflict removes the contradiction (an
-        # event outside it never does: the conflict would remain), so no other set of
-        # events contradicts on its own.
-        if not all(_consistent(_with(base, events[:position - 1] + events[position:]))
-                   for position in conflict):
-            continue
-        honest = _knowledge(_with(base, events[:where] + events[where + 1:]))
-        why = explain(honest, fact.card, fact.place)
-        if why.method == "count":
-            continue
-        features = fact_features(why, honest.record.observer)
-        features["events"] = len(conflict)
-        features["shown_events"] = len(events)
-        if grade("contradiction", features) != level:
-            continue
-        record = Record.from_dict(data)
-        ed = record.edition
-        options = tuple(f"event {i}" for i in range(1, len(events) + 1))
-        labels = tuple(f"event {i}" for i in conflict)
-        question = ("These events cannot all be true. Which events contradict each other "
-                    "(the smallest set)?")
-        # The proof was found in the record without the made-up event: number its events as
-        # the learner reads them, in the whole record.
-        lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
-                 f"yet the other events prove that {fact.text(ed)}. The proof, without "
-                 f"event {where + 1}:"] + [_renumbered(line, where + 1)
-                                           for line in solution_lines(why, ed)[1:]]
-        answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
-        hints = (f"Find the card that {fact.place} must hold; then look for an event that "
-                 "denies it.", *fact_hints(why, record.observer)[1:])
-        exercise = Exercise(question, "pick-many", labels, options, hints, "\n".join(lines))
-        return Puzzle("contradiction", level, ed.id, 0, question, data, answer, lines,
-                      features, exercise, _setup_text(record), _event_texts(record))
+        # A fact of the level is rare: other distractors, made-up question and place for it
+        # are worth a few tries before the next fact.
+        for _ in range(3):
+            puzzle = _contradiction_of(base, full, fact, needed, hands, rng, level)
+            if puzzle is not None:
+                return puzzle
     return None
+
+
+def _contradiction_of(base: dict[str, Any], full: Knowledge, fact: Fact, needed: list[int],
+                      hands: Mapping[str, Sequence[Card]], rng: random.Random, level: int
+                      ) -> Puzzle | None:
+    """The record cut down to ``needed`` and distractors, with a made-up pass that denies
+    ``fact``, if its conflict is unique and graded at ``level``."""
+    ed = full.edition
+    chosen = _distractors(len(base["events"]), needed, level, rng)
+    events = [base["events"][i] for i in chosen]
+    fake = _false_pass(full, fact, rng, hands)
+    if fake is None:
+        return None
+    # The made-up question goes before the game's end (nothing follows a correct
+    # accusation) and the record must still follow the turn rules.
+    last = next((i for i, e in enumerate(events) if e.get("correct")), len(events))
+    where = rng.randint(min(1, last), last)
+    events.insert(where, fake)
+    data = _with(base, events)
+    try:
+        _knowledge(data, ed)
+        return None
+    except RecordError:
+        return None
+    except Contradiction as error:
+        conflict = tuple(error.conflict)
+    if where + 1 not in conflict:
+        return None
+    # Unique: leaving out any one event of the conflict removes the contradiction (an
+    # event outside it never does: the conflict would remain), so no other set of
+    # events contradicts on its own.
+    if not all(_consistent(_with(base, events[:position - 1] + events[position:]), ed)
+               for position in conflict):
+        return None
+    honest = _knowledge(_with(base, events[:where] + events[where + 1:]), ed)
+    why = explain(honest, fact.card, fact.place)
+    if why.method == "count":
+        return None
+    # The worked solution proves the fact; the conflict must be that proof and the pass
+    # (its positions in the record without the made-up event, renumbered).
+    if {p + (p > where) for p in why.events} | {where + 1} != set(conflict):
+        return None
+    features = fact_features(why, honest.record.observer)
+    features["events"] = len(conflict)
+    features["shown_events"] = len(events)
+    if grade("contradiction", features) != level:
+        return None
+    record = _record(data, ed)
+    options = tuple(f"event {i}" for i in range(1, len(events) + 1))
+    labels = tuple(f"event {i}" for i in conflict)
+    question = ("These events cannot all be true. Which events contradict each other "
+                "(the smallest set)?")
+    # The proof was found in the record without the made-up event: number its events as
+    # the learner reads them, in the whole record.
+    lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
+             f"yet the other events prove that {fact.text(ed)}. The proof, without "
+             f"event {where + 1}:"] + [_renumbered(line, where + 1)
+                                       for line in solution_lines(why, ed)[1:]]
+    answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
+    hints = (f"Find the card that {fact.place} must hold; then look for an event that "
+             "denies it.", *fact_hints(why, record.observer)[1:])
+    exercise = Exercise(question, "pick-many", labels, options, hints, "\n".join(lines))
+    return Puzzle("contradiction", level, ed.id, 0, question, data, answer, lines,
+                  features, exercise, _setup_text(record), _event_texts(record))
 
 
 _EVENT_NUMBERS = re.compile(r"\b([Ee]vents? )(\d+(?:(?:, | and )\d+)*)")
@@ -398,30 +429,53 @@ def _renumbered(line: str, skipped: int) -> str:
     return _EVENT_NUMBERS.sub(whole, line)
 
 
-def _false_pass(k: Knowledge, fact: Fact, rng: random.Random) -> dict[str, Any] | None:
-    """A made-up question in which the holder of ``fact``'s card passes on it."""
+def _false_asker(record: Record, holder: str) -> str | None:
+    """Who can ask the made-up question of a contradiction puzzle, on which ``holder``
+    passes: the player ``holder`` answers first, unless that is the observer (who would see
+    the card shown next, which the made-up event would have to name)."""
+    if record.edition.question.answer == "every-who-can":
+        return None     # every player who can shows: no single pass to make up
+    for asker in record.player_names:
+        order = record.answer_order(asker)
+        if asker not in (holder, record.observer) and order and order[0] == holder:
+            return asker
+    return None
+
+
+def _false_pass(k: Knowledge, fact: Fact, rng: random.Random,
+                hands: Mapping[str, Sequence[Card]]) -> dict[str, Any] | None:
+    """A made-up question in which the holder of ``fact``'s card passes on it. The rest of
+    it is true: the next player shows a card of their real hand (``hands``: the deal's),
+    named in the question, so the pass is the only lie and the conflict is the proof of
+    ``fact`` and the pass, not some other clash the showing would add."""
     record = k.record
     holder = fact.place
-    askers = [p for p in record.player_names if p not in (holder, record.observer)
-              and record.answer_order(p) and record.answer_order(p)[0] == holder]
-    if not askers:
+    asker = _false_asker(record, holder)
+    if asker is None:
         return None
+    order = record.answer_order(asker)
+    shower = order[1] if len(order) > 1 else None
+    own = [c for c in hands[shower] if c.id != fact.card] if shower is not None else []
     ed = record.edition
     if ed.question.form == "one-per-category":
         card = ed.card(fact.card)
-        named = [card.id if c.id == card.category else rng.choice(c.cards).id
-                 for c in ed.categories]
+        own = [c for c in own if c.category != card.category]
+        shown = rng.choice(own) if own else None
+        named = [card.id if c.id == card.category else
+                 shown.id if shown is not None and c.id == shown.category else
+                 rng.choice(c.cards).id for c in ed.categories]
     else:
-        others = [c.id for c in ed.cards if c.id != fact.card]
-        named = [fact.card, *rng.sample(others, ed.question.items - 1)]
-    order = record.answer_order(askers[0])
-    event: dict[str, Any] = {"suggest": named, "by": askers[0], "passed": [holder]}
-    if len(order) > 1:
-        event["shown_by"] = order[1]
-        if order[1] == record.observer:
+        shown = rng.choice(own) if own and ed.question.items > 1 else None
+        first = [fact.card] + ([shown.id] if shown is not None else [])
+        others = [c.id for c in ed.cards if c.id not in first]
+        named = first + rng.sample(others, ed.question.items - len(first))
+    event: dict[str, Any] = {"suggest": named, "by": asker, "passed": [holder]}
+    if shower is not None:
+        if shown is None:
             return None
-    if ed.question.answer == "every-who-can":
-        return None
+        if shower == record.observer:
+            event["card"] = shown.id
+        event["shown_by"] = shower
     return event
 
 
