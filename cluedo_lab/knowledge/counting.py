@@ -35,8 +35,9 @@ from fractions import Fraction
 from functools import partial
 
 from ..rules.errors import ProblemTooLarge
+from .few_deals import Listed, list_few_deals
 from .prepared import Prepared, prepare
-from .problem import Problem, Weight, divide
+from .problem import Problem, Weight, check_sizes, divide
 
 
 @dataclass
@@ -46,13 +47,22 @@ class Solution:
     total: Weight
     cell: dict[tuple[str, str], Weight] = field(default_factory=dict)
     envelope: dict[tuple[str, ...], Weight] = field(default_factory=dict)
-    classes: list[tuple[str, ...]] = field(default_factory=list)
     engine: str = ""
     states: int = 0
     """The DP that counted, and how many states it memoised (for benchmarks)."""
     _later: Callable[[], dict[tuple[str, ...], Weight]] | None = field(
         default=None, repr=False, compare=False)
     _ready: bool = field(default=False, repr=False, compare=False)
+    _classes: list[tuple[str, ...]] | Callable[[], list[tuple[str, ...]]] = field(
+        default_factory=list, repr=False, compare=False)
+
+    @property
+    def classes(self) -> list[tuple[str, ...]]:
+        """Cards the problem cannot tell apart, worked out on first use (the table does
+        not need them)."""
+        if callable(self._classes):
+            self._classes = self._classes()
+        return self._classes
 
     def probability(self, card: str, place: str) -> Fraction:
         if self.total == 0:
@@ -72,6 +82,7 @@ class Solution:
     def release(self) -> None:
         """Let go of the counting DP kept for the envelope (its memo can be large)."""
         self._later = None
+        self.classes    # noqa: B018 (worked out now: the DP goes)
 
 
 ENGINES = ("auto", "sweep", "place", "capacity", "listing")
@@ -98,6 +109,12 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     that."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
+    if engine == "auto" and (max_states is None or max_states >= LISTING_LIMIT):
+        # A bound of LISTING_LIMIT deals also bounds the envelopes, within ``max_states``.
+        check_sizes(problem)
+        few = list_few_deals(problem, envelope, LISTING_LIMIT, LISTING_TRIED, LISTING_BUDGET)
+        if few is not None:
+            return _solve_few(few, problem, envelope, want_envelope)
     prep = prepare(problem, envelope)
     if prep is None:
         return Solution(0)
@@ -157,7 +174,7 @@ def _solve_by_place(prep: Prepared, marginals: bool) -> Solution:
     """The place DP (kept for tests and lessons: the sweep does the same, and better)."""
     dp, start, order = prep.dp, prep.start, prep.order
     solution = Solution(dp.ways(0, start) * prep.constant, engine="place",
-                        classes=_class_list(prep))
+                        _classes=partial(_class_list, prep))
     if solution.total == 0:
         return solution
     if marginals:
@@ -174,9 +191,28 @@ def _solve_by_place(prep: Prepared, marginals: bool) -> Solution:
     return solution
 
 
+def _solve_few(few: Listed, problem: Problem, envelope: str | None, want_envelope: bool
+               ) -> Solution:
+    """A problem with few deals, listed without reducing it (:mod:`.few_deals`); its
+    classes are worked out by the reduction if they are asked for."""
+    solution = Solution(few.total, few.cell, engine="few",
+                        _classes=partial(_classes_of, problem, envelope))
+    if few.total and envelope is not None and any(
+            p.name == envelope and p.per_category for p in problem.places):
+        solution._later = few.envelope_weights
+        if want_envelope:
+            solution.envelope_weights()
+    return solution
+
+
+def _classes_of(problem: Problem, envelope: str | None) -> list[tuple[str, ...]]:
+    prep = prepare(problem, envelope)
+    return [] if prep is None else _class_list(prep)
+
+
 def _solve_fixed(prep: Prepared) -> Solution:
     """Every card has one place left (a record solved to the end): one deal, no DP."""
-    solution = Solution(prep.constant, engine="fixed", classes=_class_list(prep))
+    solution = Solution(prep.constant, engine="fixed", _classes=partial(_class_list, prep))
     for card, where in prep.fixed.items():
         solution.cell[(card, prep.places[where].name)] = prep.constant
     solution._later = lambda: _envelopes(prep, [({}, 1)])
@@ -315,7 +351,7 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None
         deal(0, list(allowed), prep.constant)
     except _OverBudget:
         return None
-    solution = Solution(total, engine="listing", classes=_class_list(prep))
+    solution = Solution(total, engine="listing", _classes=partial(_class_list, prep))
     if total:
         solution.cell = dict(cell)
         for card, where_fixed in prep.fixed.items():
@@ -372,7 +408,7 @@ def _solve_by_sweep(prep: Prepared, marginals: bool) -> Solution:
     solution.states = dp.memoised()
     if solution.total == 0:
         return solution
-    solution.classes = _class_list(prep)
+    solution._classes = partial(_class_list, prep)
     if marginals:
         _fill_cells(solution, prep, ((k, dp.order[step], weight)
                                      for (step, k), weight in dp.class_weights().items()))
@@ -422,7 +458,7 @@ def _solve_by_capacity(prep: Prepared, marginals: bool) -> Solution:
     solution.states = dp.memoised()
     if solution.total == 0:
         return solution
-    solution.classes = _class_list(prep)
+    solution._classes = partial(_class_list, prep)
     if marginals:
         _fill_cells(solution, prep, ((k, dp.slots[slot][0], weight)
                                      for (k, slot), weight in dp.slot_weights().items()))
