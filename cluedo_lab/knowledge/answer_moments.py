@@ -148,7 +148,10 @@ class MomentAnswers:
             return found
         counter = self.counter
         category = self.category
-        flats: dict[Classes, list[int]] = {}
+        # The classes of the other categories depend only on the categories taken: each
+        # state's counts of them are read once per such set.
+        flats: dict[frozenset[str], list[int]] = {}
+        cats_of: dict[Classes, frozenset[str]] = {}
         grouped: dict[Classes, dict[tuple[int, ...], int]] = defaultdict(
             lambda: defaultdict(int))
         # Per count of cards taken per class: each such T with Π_{k∈T} t_k (moves repeat
@@ -168,11 +171,17 @@ class MomentAnswers:
                 for taken, product in parts:
                     moments[taken] += through * product
             state = counter.states[sid]
+            counts: dict[frozenset[str], tuple[int, ...]] = {}
             for taken, moment in moments.items():
-                flat = flats.get(taken)
-                if flat is None:
-                    flat = flats[taken] = self._others(taken)[0]
-                grouped[taken][tuple([state[k] for k in flat])] += alpha * moment
+                cats = cats_of.get(taken)
+                if cats is None:
+                    cats = cats_of[taken] = frozenset(category[k] for k in taken)
+                    if cats not in flats:
+                        flats[cats] = self._others(taken)[0]
+                key = counts.get(cats)
+                if key is None:
+                    key = counts[cats] = tuple([state[k] for k in flats[cats]])
+                grouped[taken][key] += alpha * moment
         found = self._groups[step] = {taken: dict(rows) for taken, rows in grouped.items()}
         return found
 
