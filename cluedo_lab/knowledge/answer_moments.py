@@ -171,16 +171,16 @@ class MomentAnswers:
                 for taken, product in parts:
                     moments[taken] += through * product
             state = counter.states[sid]
-            counts: dict[frozenset[str], tuple[int, ...]] = {}
+            read: dict[frozenset[str], tuple[int, ...]] = {}
             for taken, moment in moments.items():
                 cats = cats_of.get(taken)
                 if cats is None:
                     cats = cats_of[taken] = frozenset(category[k] for k in taken)
                     if cats not in flats:
                         flats[cats] = self._others(taken)[0]
-                key = counts.get(cats)
+                key = read.get(cats)
                 if key is None:
-                    key = counts[cats] = tuple([state[k] for k in flats[cats]])
+                    key = read[cats] = tuple([state[k] for k in flats[cats]])
                 grouped[taken][key] += alpha * moment
         found = self._groups[step] = {taken: dict(rows) for taken, rows in grouped.items()}
         return found

@@ -197,8 +197,7 @@ def _solve_few(few: Listed, problem: Problem, envelope: str | None, want_envelop
     classes are worked out by the reduction if they are asked for."""
     solution = Solution(few.total, few.cell, engine="few",
                         _classes=partial(_classes_of, problem, envelope))
-    if few.total and envelope is not None and any(
-            p.name == envelope and p.per_category for p in problem.places):
+    if few.total and few.has_envelope:
         solution._later = few.envelope_weights
         if want_envelope:
             solution.envelope_weights()

@@ -34,6 +34,11 @@ class Listed:
     rank: Mapping[str, int] = field(default_factory=dict)
     """Each category's place in the envelope."""
 
+    @property
+    def has_envelope(self) -> bool:
+        """Whether the problem has an envelope holding cards by category."""
+        return bool(self.rank)
+
     def envelope_weights(self) -> dict[tuple[str, ...], Weight]:
         """Each envelope's weight (its cards in the envelope's category order)."""
         out: dict[tuple[str, ...], Weight] = {}
@@ -58,11 +63,14 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
         for each in factor.weights:
             if type(each) is not int:
                 return None
-    places = problem.places
-    caps = {place.name: place.size for place in places}
-    env = next((p for p in places if p.name == envelope and p.per_category), None)
-    if any(p.per_category for p in places if p is not env):
-        return None
+    caps: dict[str, int] = {}
+    env = None
+    for place in problem.places:
+        caps[place.name] = place.size
+        if place.per_category:
+            if place.name != envelope:
+                return None
+            env = place
     env_caps: dict[str, int] = {}
     if env is not None:
         env_caps = dict(env.per_category or {})
@@ -129,9 +137,14 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
             continue
         may = open_to.get(name, ())
         if env is not None and name == envelope:
+            per_category = dict.fromkeys(env_caps, 0)
+            for c in may:
+                category = categories[c]
+                if category in per_category:
+                    per_category[category] += 1
             count = 1
             for category, n in env_caps.items():
-                count *= math.comb(sum(1 for c in may if categories[c] == category), n)
+                count *= math.comb(per_category[category], n)
         else:
             count = math.comb(len(may), cap)
         if not count:
@@ -144,28 +157,32 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
     allowance = budget if bound > limit else None
     order = sorted(ways, key=ways.__getitem__)
     step_of = {name: step for step, name in enumerate(order)}
-    last = {card: max([step_of.get(name, -1) for name in problem.allowed[card]])
-            for card in open_cards}
-    if min(last.values()) < 0:      # a card whose every place is full already
-        return Listed(0, {}, [])
+    # Each card's last chance: the step of its last place still open.
+    musts: list[list[str]] = [[] for _ in order]
+    for card in open_cards:
+        step = max([step_of.get(name, -1) for name in problem.allowed[card]])
+        if step < 0:        # every place it may lie in is full already
+            return Listed(0, {}, [])
+        musts[step].append(card)
 
     total: Weight = 0
     listed: list[tuple[Weight, tuple[str, ...]]] = []
     chosen: list[tuple[str, tuple[str, ...]]] = []
     env_step = step_of.get(envelope) if env is not None and envelope is not None else None
     may_at = [frozenset(open_to[name]) for name in order]
-    must_at = [frozenset(c for c in open_cards if last[c] == step) for step in range(len(order))]
+    must_at = [frozenset(cards) for cards in musts]
 
     def fills(step: int, left: list[str]) -> Iterable[tuple[str, ...]]:
         may_here, must_here = may_at[step], must_at[step]
         may = [c for c in left if c in may_here]
         if step == env_step:
-            pools = [itertools.combinations([c for c in may if categories[c] == category], n)
+            # One card of each category still open there (never more: see above).
+            pools = [[c for c in may if categories[c] == category]
                      for category, n in env_caps.items() if n]
             needed = must_here.intersection(may)
-            return (cards for parts in itertools.product(*pools)
-                    for cards in [tuple(c for part in parts for c in part)]
-                    if needed.issubset(cards))
+            if not needed:
+                return itertools.product(*pools)
+            return (cards for cards in itertools.product(*pools) if needed.issubset(cards))
         cap = caps[order[step]]
         if not must_here:
             return itertools.combinations(may, cap)
