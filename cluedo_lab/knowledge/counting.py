@@ -112,7 +112,7 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     if engine == "auto" and (max_states is None or max_states >= LISTING_LIMIT):
         # A bound of LISTING_LIMIT deals also bounds the envelopes, within ``max_states``.
         check_sizes(problem)
-        few = list_few_deals(problem, envelope, LISTING_LIMIT, LISTING_TRIED, LISTING_BUDGET)
+        few = list_few_deals(problem, envelope, LISTING_LIMIT, FEW_TRIED, LISTING_BUDGET)
         if few is not None:
             return _solve_few(few, problem, envelope, want_envelope)
     prep = prepare(problem, envelope)
@@ -226,6 +226,12 @@ LISTING_BUDGET = 256
 """Up to a bound of :data:`LISTING_TRIED`, listing is still tried, and given up after this
 many fillings: a bound multiplied over the places is loose when each card has few places
 left (the DP's set-up alone costs as much as trying a few hundred)."""
+
+FEW_TRIED = 1_000_000
+"""Listing straight from the problem (:mod:`.few_deals`) is tried up to this bound, within
+:data:`LISTING_BUDGET` fillings: its bound, taken before any deduction, is loose (a record
+near its end with one deal left can have a bound of tens of thousands), and a failed try
+costs little next to the DP that then counts."""
 
 
 def _listing_bound(prep: Prepared) -> int:
