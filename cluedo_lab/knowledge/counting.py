@@ -37,7 +37,7 @@ from functools import partial
 from ..rules.errors import ProblemTooLarge
 from .few_deals import Listed, list_few_deals
 from .prepared import Prepared, prepare
-from .problem import Problem, Weight, check_sizes, divide
+from .problem import Problem, Weight, divide
 
 
 @dataclass
@@ -111,7 +111,6 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     if engine == "auto" and (max_states is None or max_states >= LISTING_LIMIT):
         # A bound of LISTING_LIMIT deals also bounds the envelopes, within ``max_states``.
-        check_sizes(problem)
         few = list_few_deals(problem, envelope, LISTING_LIMIT, FEW_TRIED, LISTING_BUDGET)
         if few is not None:
             return _solve_few(few, problem, envelope, want_envelope)

@@ -57,24 +57,28 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
     ``tried`` and listing them takes at most ``budget`` fillings of a place (the bound is
     loose when the open cards have few places each). None if not, or if the problem is not
     one listed here (weights that are not whole numbers, an envelope holding two cards of a
-    category, a card with no place or a place overfilled by the cards pinned there: the DPs'
-    reduction says what those mean)."""
+    category, a card with no place, a place overfilled by the cards pinned there, places
+    that do not hold the deck: the DPs' reduction says what those mean)."""
     for factor in problem.factors:
         for each in factor.weights:
             if type(each) is not int:
                 return None
     caps: dict[str, int] = {}
     env = None
+    size = 0
     for place in problem.places:
         caps[place.name] = place.size
+        size += place.size
         if place.per_category:
             if place.name != envelope:
                 return None
             env = place
+    if size != len(problem.categories):
+        return None
     env_caps: dict[str, int] = {}
     if env is not None:
         env_caps = dict(env.per_category or {})
-        if any(n > 1 for n in env_caps.values()):
+        if sum(env_caps.values()) != env.size or any(n > 1 for n in env_caps.values()):
             return None
     categories = problem.categories
     at: dict[str, str] = {}             # pinned card -> its place
