@@ -38,6 +38,7 @@ from ..rules.errors import ProblemTooLarge
 from .few_deals import Listed, list_few_deals
 from .prepared import Prepared, prepare
 from .problem import Problem, Weight, divide
+from .step_dp import CardClass
 
 
 @dataclass
@@ -82,7 +83,6 @@ class Solution:
     def release(self) -> None:
         """Let go of the counting DP kept for the envelope (its memo can be large)."""
         self._later = None
-        self.classes    # noqa: B018 (worked out now: the DP goes)
 
 
 ENGINES = ("auto", "sweep", "place", "capacity", "listing")
@@ -173,7 +173,7 @@ def _solve_by_place(prep: Prepared, marginals: bool) -> Solution:
     """The place DP (kept for tests and lessons: the sweep does the same, and better)."""
     dp, start, order = prep.dp, prep.start, prep.order
     solution = Solution(dp.ways(0, start) * prep.constant, engine="place",
-                        _classes=partial(_class_list, prep))
+                        _classes=_lazy_classes(prep))
     if solution.total == 0:
         return solution
     if marginals:
@@ -210,7 +210,7 @@ def _classes_of(problem: Problem, envelope: str | None) -> list[tuple[str, ...]]
 
 def _solve_fixed(prep: Prepared) -> Solution:
     """Every card has one place left (a record solved to the end): one deal, no DP."""
-    solution = Solution(prep.constant, engine="fixed", _classes=partial(_class_list, prep))
+    solution = Solution(prep.constant, engine="fixed", _classes=_lazy_classes(prep))
     for card, where in prep.fixed.items():
         solution.cell[(card, prep.places[where].name)] = prep.constant
     solution._later = lambda: _envelopes(prep, [({}, 1)])
@@ -355,7 +355,7 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None
         deal(0, list(allowed), prep.constant)
     except _OverBudget:
         return None
-    solution = Solution(total, engine="listing", _classes=partial(_class_list, prep))
+    solution = Solution(total, engine="listing", _classes=_lazy_classes(prep))
     if total:
         solution.cell = dict(cell)
         for card, where_fixed in prep.fixed.items():
@@ -412,7 +412,7 @@ def _solve_by_sweep(prep: Prepared, marginals: bool) -> Solution:
     solution.states = dp.memoised()
     if solution.total == 0:
         return solution
-    solution._classes = partial(_class_list, prep)
+    solution._classes = _lazy_classes(prep)
     if marginals:
         _fill_cells(solution, prep, ((k, dp.order[step], weight)
                                      for (step, k), weight in dp.class_weights().items()))
@@ -448,12 +448,23 @@ def _fill_cells(solution: Solution, prep: Prepared,
             solution.cell[(member, place)] = solution.cell.get((member, place), 0) + share
 
 
+def _lazy_classes(prep: Prepared) -> Callable[[], list[tuple[str, ...]]]:
+    """:func:`_class_list` on first use, keeping only what it reads (not the DPs, which a
+    solution lets go of)."""
+    return partial(_classes, prep.classes, prep.fixed, prep.categories)
+
+
 def _class_list(prep: Prepared) -> list[tuple[str, ...]]:
     """Interchangeable cards: the classes, and the fixed cards grouped by place and kind."""
+    return _classes(prep.classes, prep.fixed, prep.categories)
+
+
+def _classes(classes: list[CardClass], fixed: Mapping[str, int], categories: Mapping[str, str]
+             ) -> list[tuple[str, ...]]:
     fixed_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
-    for card, where in prep.fixed.items():
-        fixed_groups[(where, prep.categories[card])].append(card)
-    return [k.members for k in prep.classes] + [tuple(g) for g in fixed_groups.values()]
+    for card, where in fixed.items():
+        fixed_groups[(where, categories[card])].append(card)
+    return [k.members for k in classes] + [tuple(g) for g in fixed_groups.values()]
 
 
 def _solve_by_capacity(prep: Prepared, marginals: bool) -> Solution:
@@ -462,7 +473,7 @@ def _solve_by_capacity(prep: Prepared, marginals: bool) -> Solution:
     solution.states = dp.memoised()
     if solution.total == 0:
         return solution
-    solution._classes = partial(_class_list, prep)
+    solution._classes = _lazy_classes(prep)
     if marginals:
         _fill_cells(solution, prep, ((k, dp.slots[slot][0], weight)
                                      for (k, slot), weight in dp.slot_weights().items()))
