@@ -256,8 +256,27 @@ def test_moment_answers_match_every_deal_on_every_event_kind(deck, players, seed
                 flat = {(a, e): Fraction(w) for a, row in got.items()
                         for e, w in row.items() if w}
                 assert flat == want, (events, named, counter.use_moments)
+                counter.release()   # later questions build the walks and sums again
             free = [c for c in named if moments.prep is not None and c not in moments.prep.fixed]
             if moments.prep is not None and serves(moments, free, math.lcm(*range(1, 4))):
                 served += 1
     assert served, "no question took the moment path"
     assert stoppers or observer is False, "no question named a card known in a hand"
+
+
+def test_ranking_leaves_the_garbage_collector_as_it_was():
+    """The ranking pauses the cyclic collector (see advice._collector_paused) and restores
+    it, whether it was on or off; ranking again gives the same options."""
+    import gc
+    data, _ = random_record(edition_path("mini-3x3x3"), 3, 5, events=4)
+    k = Knowledge(Record.from_dict(data))
+    first = rank_questions(k)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        again = rank_questions(k)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert [(o.named, o.gain, o.outcomes) for o in again] == [
+        (o.named, o.gain, o.outcomes) for o in first]

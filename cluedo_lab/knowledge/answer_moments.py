@@ -78,7 +78,7 @@ class MomentAnswers:
         self._per_start: dict[tuple[tuple[str, ...], int, bool, int, int, tuple[str, ...]],
                               dict[Any, int]] = {}
         self._values: dict[tuple[tuple[str, ...], bool, int, int, int],
-                           list[tuple[Any, bytes, bytes]]] = {}
+                           list[tuple[Any, list[int]]]] = {}
         self._answers: dict[tuple[tuple[str, ...], bool, int, int, int],
                             list[tuple[Any, int, int]]] = {}
 
@@ -148,7 +148,10 @@ class MomentAnswers:
             return found
         counter = self.counter
         category = self.category
-        flats: dict[Classes, list[int]] = {}
+        # The classes of the other categories depend only on the categories taken: each
+        # state's counts of them are read once per such set.
+        flats: dict[frozenset[str], list[int]] = {}
+        cats_of: dict[Classes, frozenset[str]] = {}
         grouped: dict[Classes, dict[tuple[int, ...], int]] = defaultdict(
             lambda: defaultdict(int))
         # Per count of cards taken per class: each such T with Π_{k∈T} t_k (moves repeat
@@ -168,11 +171,17 @@ class MomentAnswers:
                 for taken, product in parts:
                     moments[taken] += through * product
             state = counter.states[sid]
+            read: dict[frozenset[str], tuple[int, ...]] = {}
             for taken, moment in moments.items():
-                flat = flats.get(taken)
-                if flat is None:
-                    flat = flats[taken] = self._others(taken)[0]
-                grouped[taken][tuple([state[k] for k in flat])] += alpha * moment
+                cats = cats_of.get(taken)
+                if cats is None:
+                    cats = cats_of[taken] = frozenset(category[k] for k in taken)
+                    if cats not in flats:
+                        flats[cats] = self._others(taken)[0]
+                key = read.get(cats)
+                if key is None:
+                    key = read[cats] = tuple([state[k] for k in flats[cats]])
+                grouped[taken][key] += alpha * moment
         found = self._groups[step] = {taken: dict(rows) for taken, rows in grouped.items()}
         return found
 
@@ -225,16 +234,22 @@ class MomentAnswers:
         return result
 
     def _unpacked(self, free: tuple[str, ...], sees_card: bool, scale: int, stop: int,
-                  held: int) -> list[tuple[Any, bytes, bytes]]:
-        """As :meth:`_packed`, the parts as bytes: a field is then read in constant time,
-        and only for the envelope choices that leave these cards free."""
+                  held: int) -> list[tuple[Any, list[int]]]:
+        """As :meth:`_packed`, each answer's value (positive part minus negative part) for
+        every envelope choice, unpacked once: most envelope choices leave the same named
+        cards free, so each question reads most of them."""
         key = (free, sees_card, scale, stop, held)
         found = self._values.get(key)
         if found is None:
-            length = self.width // 8 * len(self.counter.starts)
-            found = self._values[key] = [
-                (answer, plus.to_bytes(length, "little"), minus.to_bytes(length, "little"))
-                for answer, plus, minus in self._packed(free, sees_card, scale, stop, held)]
+            size = self.width // 8
+            length = size * len(self.counter.starts)
+            found = self._values[key] = []
+            for answer, plus, minus in self._packed(free, sees_card, scale, stop, held):
+                positive = plus.to_bytes(length, "little")
+                negative = minus.to_bytes(length, "little")
+                found.append((answer, [int.from_bytes(positive[i:i + size], "little")
+                                       - int.from_bytes(negative[i:i + size], "little")
+                                       for i in range(0, length, size)]))
         return found
 
     def stopper(self, held: Mapping[str, Sequence[str]]) -> tuple[int, list[str]]:
@@ -267,11 +282,8 @@ class MomentAnswers:
         divisor = math.prod(counts[class_of[card]] for card in free)
         out: dict[Any, int] = {}
         shown = 0
-        size = self.width // 8
-        first, last = start * size, (start + 1) * size
-        for answer, plus, minus in self._unpacked(free, sees_card, scale, stop, len(here)):
-            value = (int.from_bytes(plus[first:last], "little")
-                     - int.from_bytes(minus[first:last], "little"))
+        for answer, values in self._unpacked(free, sees_card, scale, stop, len(here)):
+            value = values[start]
             if value:
                 whole, left = divmod(value, divisor)
                 assert not left, "the named cards' chances divide the weights"

@@ -55,6 +55,8 @@ class AnswerCounter:
         # walk, as the tests compare both).
         self.use_moments = moments
         self._moments: MomentAnswers | None = None
+        self._starts_rows: list[tuple[int, int, int, list[tuple[str, ...]],
+                                      list[frozenset[str]]]] | None = None
         # Whole numbers throughout: each factor's weights are scaled to integers. Every deal
         # meets every factor once, so all weights grow by one constant, ``unit``, which the
         # denominator of :meth:`scaled` divides out again.
@@ -170,19 +172,24 @@ class AnswerCounter:
         if moments is not None:
             stop = moments.stopper(
                 {who: question.fixed_named.get(self.index[who], []) for who in self.answerers})
-        common = self.common
-        for start, (weight, step, new, keys) in enumerate(self.starts):
-            multiplier = cast(int, weight * prep.constant) * (common // len(keys))
+        loose = question.loose
+        served: dict[tuple[str, ...], bool] = {}
+        for start, (multiplier, step, new, keys, insides) in enumerate(self._start_rows()):
             # Envelopes that leave the same named cards free have the same answers.
-            alike: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
-            for key in keys:
-                inside = set(key)
-                alike[tuple(c for c in question.loose if c not in inside)].append(key)
+            alike: dict[tuple[str, ...], list[tuple[str, ...]]]
+            if len(keys) == 1:
+                alike = {tuple([c for c in loose if c not in insides[0]]): keys}
+            else:
+                alike = defaultdict(list)
+                for key, inside in zip(keys, insides, strict=True):
+                    alike[tuple([c for c in loose if c not in inside])].append(key)
             for free, group in alike.items():
                 answers: Mapping[Answer, int]
                 if self.every:
                     answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
-                elif moments is not None and serves(self, free, question.scale):
+                elif moments is not None and (
+                        served[free] if free in served
+                        else served.setdefault(free, serves(self, free, question.scale))):
                     answers = moments.answers(free, start, sees_card, question.scale, stop)
                 else:
                     ordered = tuple(sorted(free))
@@ -191,6 +198,26 @@ class AnswerCounter:
                 for answer, value in answers.items():
                     if value:
                         yield answer, group, multiplier * value
+
+    def _start_rows(self) -> list[tuple[int, int, int, list[tuple[str, ...]],
+                                        list[frozenset[str]]]]:
+        """Per envelope choice: what its answers are multiplied by, the step and state after
+        it, its envelopes and their cards as sets (the same for every question)."""
+        if self._starts_rows is None:
+            assert self.prep is not None   # questions are asked only of a problem with deals
+            constant = self.prep.constant
+            self._starts_rows = [
+                (cast(int, weight * constant) * (self.common // len(keys)), step, new, keys,
+                 [frozenset(key) for key in keys])
+                for weight, step, new, keys in self.starts]
+        return self._starts_rows
+
+    def release(self) -> None:
+        """Let go of the walks and the moment sums: they refer back to this counter, so
+        without this only the cyclic garbage collector would free them."""
+        self._moments = None
+        if self.prep is not None:
+            self._walkers.clear()
 
     def moments(self) -> MomentAnswers:
         """The sums the first-who-can answers are read from, built at the first question

@@ -35,8 +35,10 @@ from fractions import Fraction
 from functools import partial
 
 from ..rules.errors import ProblemTooLarge
+from .few_deals import Listed, list_few_deals
 from .prepared import Prepared, prepare
 from .problem import Problem, Weight, divide
+from .step_dp import CardClass
 
 
 @dataclass
@@ -46,13 +48,22 @@ class Solution:
     total: Weight
     cell: dict[tuple[str, str], Weight] = field(default_factory=dict)
     envelope: dict[tuple[str, ...], Weight] = field(default_factory=dict)
-    classes: list[tuple[str, ...]] = field(default_factory=list)
     engine: str = ""
     states: int = 0
     """The DP that counted, and how many states it memoised (for benchmarks)."""
     _later: Callable[[], dict[tuple[str, ...], Weight]] | None = field(
         default=None, repr=False, compare=False)
     _ready: bool = field(default=False, repr=False, compare=False)
+    _classes: list[tuple[str, ...]] | Callable[[], list[tuple[str, ...]]] = field(
+        default_factory=list, repr=False, compare=False)
+
+    @property
+    def classes(self) -> list[tuple[str, ...]]:
+        """Cards the problem cannot tell apart, worked out on first use (the table does
+        not need them)."""
+        if callable(self._classes):
+            self._classes = self._classes()
+        return self._classes
 
     def probability(self, card: str, place: str) -> Fraction:
         if self.total == 0:
@@ -98,6 +109,11 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     that."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
+    if engine == "auto" and (max_states is None or max_states >= LISTING_LIMIT):
+        # A bound of LISTING_LIMIT deals also bounds the envelopes, within ``max_states``.
+        few = list_few_deals(problem, envelope, LISTING_LIMIT, FEW_TRIED, LISTING_BUDGET)
+        if few is not None:
+            return _solve_few(few, problem, envelope, want_envelope)
     prep = prepare(problem, envelope)
     if prep is None:
         return Solution(0)
@@ -157,7 +173,7 @@ def _solve_by_place(prep: Prepared, marginals: bool) -> Solution:
     """The place DP (kept for tests and lessons: the sweep does the same, and better)."""
     dp, start, order = prep.dp, prep.start, prep.order
     solution = Solution(dp.ways(0, start) * prep.constant, engine="place",
-                        classes=_class_list(prep))
+                        _classes=_lazy_classes(prep))
     if solution.total == 0:
         return solution
     if marginals:
@@ -174,9 +190,27 @@ def _solve_by_place(prep: Prepared, marginals: bool) -> Solution:
     return solution
 
 
+def _solve_few(few: Listed, problem: Problem, envelope: str | None, want_envelope: bool
+               ) -> Solution:
+    """A problem with few deals, listed without reducing it (:mod:`.few_deals`); its
+    classes are worked out by the reduction if they are asked for."""
+    solution = Solution(few.total, few.cell, engine="few",
+                        _classes=partial(_classes_of, problem, envelope))
+    if few.total and few.has_envelope:
+        solution._later = few.envelope_weights
+        if want_envelope:
+            solution.envelope_weights()
+    return solution
+
+
+def _classes_of(problem: Problem, envelope: str | None) -> list[tuple[str, ...]]:
+    prep = prepare(problem, envelope)
+    return [] if prep is None else _class_list(prep)
+
+
 def _solve_fixed(prep: Prepared) -> Solution:
     """Every card has one place left (a record solved to the end): one deal, no DP."""
-    solution = Solution(prep.constant, engine="fixed", classes=_class_list(prep))
+    solution = Solution(prep.constant, engine="fixed", _classes=_lazy_classes(prep))
     for card, where in prep.fixed.items():
         solution.cell[(card, prep.places[where].name)] = prep.constant
     solution._later = lambda: _envelopes(prep, [({}, 1)])
@@ -191,6 +225,12 @@ LISTING_BUDGET = 256
 """Up to a bound of :data:`LISTING_TRIED`, listing is still tried, and given up after this
 many fillings: a bound multiplied over the places is loose when each card has few places
 left (the DP's set-up alone costs as much as trying a few hundred)."""
+
+FEW_TRIED = 1_000_000
+"""Listing straight from the problem (:mod:`.few_deals`) is tried up to this bound, within
+:data:`LISTING_BUDGET` fillings: its bound, taken before any deduction, is loose (a record
+near its end with one deal left can have a bound of tens of thousands), and a failed try
+costs little next to the DP that then counts."""
 
 
 def _listing_bound(prep: Prepared) -> int:
@@ -315,7 +355,7 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None
         deal(0, list(allowed), prep.constant)
     except _OverBudget:
         return None
-    solution = Solution(total, engine="listing", classes=_class_list(prep))
+    solution = Solution(total, engine="listing", _classes=_lazy_classes(prep))
     if total:
         solution.cell = dict(cell)
         for card, where_fixed in prep.fixed.items():
@@ -372,7 +412,7 @@ def _solve_by_sweep(prep: Prepared, marginals: bool) -> Solution:
     solution.states = dp.memoised()
     if solution.total == 0:
         return solution
-    solution.classes = _class_list(prep)
+    solution._classes = _lazy_classes(prep)
     if marginals:
         _fill_cells(solution, prep, ((k, dp.order[step], weight)
                                      for (step, k), weight in dp.class_weights().items()))
@@ -408,12 +448,23 @@ def _fill_cells(solution: Solution, prep: Prepared,
             solution.cell[(member, place)] = solution.cell.get((member, place), 0) + share
 
 
+def _lazy_classes(prep: Prepared) -> Callable[[], list[tuple[str, ...]]]:
+    """:func:`_class_list` on first use, keeping only what it reads (not the DPs, which a
+    solution lets go of)."""
+    return partial(_classes, prep.classes, prep.fixed, prep.categories)
+
+
 def _class_list(prep: Prepared) -> list[tuple[str, ...]]:
     """Interchangeable cards: the classes, and the fixed cards grouped by place and kind."""
+    return _classes(prep.classes, prep.fixed, prep.categories)
+
+
+def _classes(classes: list[CardClass], fixed: Mapping[str, int], categories: Mapping[str, str]
+             ) -> list[tuple[str, ...]]:
     fixed_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
-    for card, where in prep.fixed.items():
-        fixed_groups[(where, prep.categories[card])].append(card)
-    return [k.members for k in prep.classes] + [tuple(g) for g in fixed_groups.values()]
+    for card, where in fixed.items():
+        fixed_groups[(where, categories[card])].append(card)
+    return [k.members for k in classes] + [tuple(g) for g in fixed_groups.values()]
 
 
 def _solve_by_capacity(prep: Prepared, marginals: bool) -> Solution:
@@ -422,7 +473,7 @@ def _solve_by_capacity(prep: Prepared, marginals: bool) -> Solution:
     solution.states = dp.memoised()
     if solution.total == 0:
         return solution
-    solution.classes = _class_list(prep)
+    solution._classes = _lazy_classes(prep)
     if marginals:
         _fill_cells(solution, prep, ((k, dp.slots[slot][0], weight)
                                      for (k, slot), weight in dp.slot_weights().items()))

@@ -65,16 +65,21 @@ class Knowledge:
         """Count the deals that fit ``events`` of ``record`` (all of them if None) and the
         ``extra`` constraints. Each event's constraints are made once per record: finding
         conflicts and explanations counts many subsets of the same events."""
-        if self._by_event is None or self._by_event[0] is not record:
-            self._by_event = (record, {})
-        cache = self._by_event[1]
-        constraints = cons.setup_constraints(record)
-        for event in record.events if events is None else events:
-            found = cache.get(id(event))
-            if found is None:
-                found = cache[id(event)] = cons.event_constraints(record, event, self.model)
-            constraints += found
-        constraints += extra
+        if (events is None or events is record.events) and not extra:
+            # The whole record, counted once (a record's first count): nothing to share.
+            constraints = cons.all_constraints(record, self.model)
+        else:
+            if self._by_event is None or self._by_event[0] is not record:
+                self._by_event = (record, {})
+            cache = self._by_event[1]
+            constraints = cons.setup_constraints(record)
+            for event in record.events if events is None else events:
+                found = cache.get(id(event))
+                if found is None:
+                    found = cache[id(event)] = cons.event_constraints(record, event,
+                                                                      self.model)
+                constraints += found
+            constraints += extra
         return solve(cons.problem(record, constraints), marginals=marginals,
                      want_envelope=envelope, max_states=self.max_states)
 

@@ -31,6 +31,9 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
              for f, (where, _, weights) in enumerate(factors) if where == place]
             for place in order]
         self.steps = len(order)
+        self._fillings: dict[tuple[int, tuple[int, ...], tuple[int, ...]],
+                             list[tuple[tuple[tuple[int, int], ...], Weight,
+                                        dict[int, int]]]] = {}
         self._ways: list[dict[tuple[int, ...], Weight]] = [{} for _ in order]
         self._moves: list[dict[tuple[int, ...],
                                list[tuple[tuple[int, ...], Weight, dict[int, int]]]]] = [
@@ -73,9 +76,16 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
         cached = self._moves[step].get(state)
         if cached is not None:
             return cached
+        # The fillings and their weights depend only on the counts of the classes that may
+        # go here and on what each class must put here at least: states alike in these
+        # (many, late in the deal) share them.
+        room = self.room_after[step]
+        lower = tuple([n - room[k] if n > room[k] else 0 for k, n in enumerate(state)])
+        key = (step, tuple([state[k] for k in self.eligible[step]]), lower)
+        fillings = self._fillings.get(key)
+        if fillings is None:
+            fillings = self._fillings[key] = self._weighed(step, state)
         moves: list[tuple[tuple[int, ...], Weight, dict[int, int]]] = []
-        factors = self.local_factors[step]
-        comb = math.comb
         # Look-ahead: how many cards each later requirement can still draw on from this
         # state; a candidate only subtracts what it takes from the requirements it touches.
         supply = [sum(state[k] for k in members) - need
@@ -84,14 +94,10 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
         # can be broken by one: the others need no check.
         size = self.caps[self.order[step]]
         touches = [[i for i in touching if supply[i] < size] for touching in self.touches[step]]
-        for ks in self._choices(step, state):
-            # One pass over the classes taken: the next state, the ways to pick the cards,
-            # and what is left to spare for the requirements they touch.
+        for items, weight, ks in fillings:
             new = list(state)
-            weight: Weight = 1
             spare: dict[int, int] | None = None
-            for k, n in ks.items():
-                weight *= comb(new[k], n)
+            for k, n in items:
                 new[k] -= n
                 for i in touches[k]:
                     if spare is None:
@@ -99,14 +105,28 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
                     spare[i] = spare.get(i, supply[i]) - n
             if spare and min(spare.values()) < 0:
                 continue
+            moves.append((tuple(new), weight, ks))
+        self._moves[step][state] = moves
+        return moves
+
+    def _weighed(self, step: int, state: tuple[int, ...]
+                 ) -> list[tuple[tuple[tuple[int, int], ...], Weight, dict[int, int]]]:
+        """Each filling of the place at ``step`` from ``state`` with a weight: the ways to
+        pick its cards times the factors evaluated here."""
+        out = []
+        factors = self.local_factors[step]
+        comb = math.comb
+        for ks in self._choices(step, state):
+            weight: Weight = 1
+            for k, n in ks.items():
+                weight *= comb(state[k], n)
             for weights, members in factors:
                 weight *= weights[sum([ks.get(k, 0) for k in members])]
                 if not weight:
                     break
             if weight:
-                moves.append((tuple(new), weight, ks))
-        self._moves[step][state] = moves
-        return moves
+                out.append((tuple(ks.items()), weight, ks))
+        return out
 
     def _choices(self, step: int, state: tuple[int, ...]) -> Iterator[dict[int, int]]:
         place = self.order[step]
@@ -126,17 +146,20 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
             need = self.caps[place] - sum(lower.values())
             if need < 0:
                 return
-            if all(spare[k] == 1 for k in free):
-                # Only single cards to choose from: plain combinations, at C speed.
-                for combo in itertools.combinations(free, need):
-                    taken = dict(lower)
-                    for k in combo:
-                        taken[k] = taken.get(k, 0) + 1
-                    yield taken
-            else:
-                classes = [k for k in self.eligible[step] if state[k]]
-                yield from compositions(self.caps[place], classes, state,
-                                         [lower.get(k, 0) for k in classes])
+            # Classes with one card to spare are chosen by plain combinations, at C speed;
+            # only the others need compositions (a record leaves few such classes).
+            singles = [k for k in free if spare[k] == 1]
+            several = [k for k in free if spare[k] > 1]
+            most = sum(spare[k] for k in several)
+            for count in range(max(0, need - len(singles)), min(need, most) + 1):
+                for part in (compositions(count, several, spare) if several else [{}]):
+                    for combo in itertools.combinations(singles, need - count):
+                        taken = dict(lower)
+                        for k, n in part.items():
+                            taken[k] = taken.get(k, 0) + n
+                        for k in combo:
+                            taken[k] = taken.get(k, 0) + 1
+                        yield taken
             return
         per_category = []
         for category, cap in per_category_caps.items():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -124,7 +123,6 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
     """Steps 1-4 of counting; None when no deal can exist."""
     places = list(problem.places)
     index = {p.name: i for i, p in enumerate(places)}
-    cards = list(problem.categories)
     check_sizes(problem)
 
     # 1. Fix every card that has only one place left; recompute until nothing changes (a
@@ -134,32 +132,39 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
     caps = [p.size for p in places]
     cat_caps = [dict(p.per_category) if p.per_category else None for p in places]
     categories = problem.categories
-    alike: dict[tuple[frozenset[str], str], list[str]] = defaultdict(list)
-    for card in cards:
-        alike[(problem.allowed[card], categories[card])].append(card)
-    pending = [(frozenset(index[name] for name in names), category, members)
+    allowed_in = problem.allowed
+    alike: dict[tuple[frozenset[str], str], list[str]] = {}
+    for card, category in categories.items():
+        key = (allowed_in[card], category)
+        members = alike.get(key)
+        if members is None:
+            alike[key] = [card]
+        else:
+            members.append(card)
+    pending = [(frozenset([index[name] for name in names]), category, members)
                for (names, category), members in alike.items()]
     fixed: dict[str, int] = {}
-    # Options need filtering only once a place (or a category's share of the envelope) is
-    # full, or where a category has no share at all.
+    # A place is barred to a category once it is full, or once its share of that category
+    # is (or where it has none): options need filtering only where something is barred.
     deck_categories = set(categories.values())
-    full = any(cap <= 0 for cap in caps) or any(
-        min(limits.values(), default=0) <= 0 or not deck_categories <= limits.keys()
-        for limits in cat_caps if limits is not None)
+    full = {i for i, cap in enumerate(caps) if cap <= 0}
+    barred = {category: frozenset(full | {i for i, limits in enumerate(cat_caps)
+                                          if limits is not None
+                                          and limits.get(category, 0) <= 0})
+              for category in deck_categories}
     changed = True
     while changed:
         changed = False
         left = []
         for options, category, members in pending:
-            if full:
-                options = frozenset(
-                    i for i in options if caps[i] > 0 and
-                    ((limits := cat_caps[i]) is None or limits.get(category, 0) > 0))
-            if not options:
-                return None
+            closed = barred[category]
+            if closed and not closed.isdisjoint(options):
+                options = options - closed
             if len(options) > 1:
                 left.append((options, category, members))
                 continue
+            if not options:
+                return None
             (where,) = options
             for card in members:
                 fixed[card] = where
@@ -169,11 +174,13 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
                 if limits[category] < 0:
                     return None
                 if limits[category] == 0:
-                    changed = full = True
+                    changed = True
+                    barred[category] = barred[category] | {where}
             if caps[where] < 0:
                 return None
             if caps[where] == 0:
-                changed = full = True
+                changed = True
+                barred = {cat: closed | {where} for cat, closed in barred.items()}
         pending = left
     allowed = {card: options for options, _, members in pending for card in members}
 
@@ -184,36 +191,53 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
     merged: dict[tuple[int, frozenset[str]], tuple[Weight, ...]] = {}
     for factor in problem.factors:
         where = index[factor.place]
-        already = sum(1 for c in factor.cards if fixed.get(c) == where)
-        live = frozenset(c for c in factor.cards if c not in fixed and where in allowed[c])
-        weights = factor.weights[already: already + len(live) + 1]
+        already = 0
+        live_cards = []
+        for c in factor.cards:
+            at = fixed.get(c)
+            if at is None:
+                if where in allowed[c]:
+                    live_cards.append(c)
+            elif at == where:
+                already += 1
+        weights = factor.weights[already: already + len(live_cards) + 1]
         if len(set(weights)) == 1:
             constant *= weights[0]
             if constant == 0:
                 return None
             continue
+        live = frozenset(live_cards)
         before = merged.get((where, live))
         merged[(where, live)] = weights if before is None else tuple(
             exact(a * b) for a, b in zip(before, weights, strict=True))
     live_factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]] = []
+    member_of: dict[str, list[int]] = {}
     for (where, live), weights in merged.items():
         if len(set(weights)) == 1:
             constant *= weights[0]
             if constant == 0:
                 return None
             continue
+        for card in live:
+            member_of.setdefault(card, []).append(len(live_factors))
         live_factors.append((where, live, weights))
 
     # 3. Interchangeable cards form classes (cards to ``distinguish`` stay on their own).
-    groups: dict[tuple[str, frozenset[int], frozenset[int], str | None], list[str]] = (
-        defaultdict(list))
-    for card in cards:
-        if card in fixed:
+    groups: dict[tuple[str, frozenset[int], frozenset[int], str | None], list[str]] = {}
+    no_factors: frozenset[int] = frozenset()
+    for card in categories:     # in deck order, as the classes' members are listed
+        open_to = allowed.get(card)
+        if open_to is None:
             continue
-        member_of = frozenset(i for i, (_, live, _) in enumerate(live_factors) if card in live)
-        alone = card if card in distinguish else None
-        groups[(problem.categories[card], frozenset(allowed[card]), member_of, alone)].append(
-            card)
+        factors_of = member_of.get(card)
+        group = (categories[card], open_to,
+                 frozenset(factors_of) if factors_of else no_factors,
+                 card if card in distinguish else None)
+        alike_cards = groups.get(group)
+        if alike_cards is None:
+            groups[group] = [card]
+        else:
+            alike_cards.append(card)
     classes = [CardClass(cat, tuple(members), places_, fs)
                for (cat, places_, fs, _), members in groups.items()]
 
@@ -224,7 +248,11 @@ def prepare(problem: Problem, envelope: str | None, distinguish: frozenset[str] 
     env_index = index.get(envelope) if envelope is not None else None
     leading = [index[name] for name in first if index[name] in open_places]
     rest = [i for i in open_places if i != env_index and i not in leading]
-    rest.sort(key=lambda i: sum(1 for k in classes if i in k.places))
+    reach = [0] * len(places)
+    for klass in classes:
+        for i in klass.places:
+            reach[i] += 1
+    rest.sort(key=reach.__getitem__)
     order = ([env_index] if env_index in open_places else []) + leading + rest
 
     start = tuple(len(k.members) for k in classes)

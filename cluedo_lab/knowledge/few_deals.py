@@ -1,0 +1,255 @@
+"""Problems with few deals, listed straight from the problem, without reducing it first.
+
+Why: near the end of a game most cards are pinned down by the record itself (your hand, the
+cards shown to you) and the few still open have a handful of ways to be dealt. Reducing such a
+problem to classes for a DP (:mod:`.prepared`) then costs more than listing its deals. Here a
+card with one place left is put there, and the open cards are dealt place by place (each place
+every set of its size among the open cards that may lie there), a card going at the latest to
+its last possible place. Only whole-number weights (the uniform model) are listed, so the
+counts are the same ints the DPs give; anything else is left to :mod:`.counting`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .problem import Problem, Weight
+
+
+@dataclass
+class Listed:
+    """The deals' total weight and each (card, place) weight; the weight of each envelope on
+    demand."""
+
+    total: Weight
+    cell: dict[tuple[str, str], Weight]
+    deals: list[tuple[Weight, tuple[str, ...]]]
+    """Each deal's weight and the open cards it puts in the envelope."""
+    in_envelope: list[str] = field(default_factory=list)
+    """The cards pinned to the envelope."""
+    categories: Mapping[str, str] = field(default_factory=dict)
+    rank: Mapping[str, int] = field(default_factory=dict)
+    """Each category's place in the envelope."""
+
+    @property
+    def has_envelope(self) -> bool:
+        """Whether the problem has an envelope holding cards by category."""
+        return bool(self.rank)
+
+    def envelope_weights(self) -> dict[tuple[str, ...], Weight]:
+        """Each envelope's weight (its cards in the envelope's category order)."""
+        out: dict[tuple[str, ...], Weight] = {}
+        rank, categories = self.rank, self.categories
+        for weight, cards in self.deals:
+            key = tuple(sorted(self.in_envelope + list(cards),
+                               key=lambda c: rank[categories[c]]))
+            out[key] = out.get(key, 0) + weight
+        return out
+
+
+def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: int = 0,
+                   budget: int = 0) -> Listed | None:
+    """The deals listed, if a bound on them (the ways to fill each place from the open cards
+    that may go there, multiplied over the places) is at most ``limit``, or at most
+    ``tried`` and listing them takes at most ``budget`` fillings of a place (the bound is
+    loose when the open cards have few places each). None if not, or if the problem is not
+    one listed here (weights that are not whole numbers, an envelope holding two cards of a
+    category, a card with no place, a place overfilled by the cards pinned there, places
+    that do not hold the deck: the DPs' reduction says what those mean)."""
+    for factor in problem.factors:
+        for each in factor.weights:
+            if type(each) is not int:
+                return None
+    caps: dict[str, int] = {}
+    env = None
+    size = 0
+    for place in problem.places:
+        caps[place.name] = place.size
+        size += place.size
+        if place.per_category:
+            if place.name != envelope:
+                return None
+            env = place
+    if size != len(problem.categories):
+        return None
+    env_caps: dict[str, int] = {}
+    if env is not None:
+        env_caps = dict(env.per_category or {})
+        if sum(env_caps.values()) != env.size or any(n > 1 for n in env_caps.values()):
+            return None
+    categories = problem.categories
+    at: dict[str, str] = {}             # pinned card -> its place
+    in_envelope: list[str] = []
+    open_cards: list[str] = []
+    for card, options in problem.allowed.items():
+        if len(options) != 1:
+            if not options:
+                return None
+            open_cards.append(card)
+            continue
+        (name,) = options
+        at[card] = name
+        caps[name] -= 1
+        if env is not None and name == envelope:
+            category = categories[card]
+            if env_caps.get(category, 0) < 1:
+                return None
+            env_caps[category] -= 1
+            in_envelope.append(card)
+    if any(cap < 0 for cap in caps.values()):
+        return None
+
+    # Factors: the pinned cards give each its starting count; the rest is dealt.
+    weight: Weight = 1
+    factors_at: dict[str, list[tuple[frozenset[str], tuple[Weight, ...]]]] = {}
+    for factor in problem.factors:
+        where = factor.place
+        already = 0
+        live = []
+        for card in factor.cards:
+            pinned = at.get(card)
+            if pinned is None:
+                if caps[where] and where in problem.allowed[card]:
+                    live.append(card)
+            elif pinned == where:
+                already += 1
+        if live:
+            factors_at.setdefault(where, []).append(
+                (frozenset(live), factor.weights[already:]))
+        else:
+            weight *= factor.weights[already]
+
+    cell: dict[tuple[str, str], Weight] = {}
+    rank = {category: i for i, category in enumerate(env_caps)}
+    if not open_cards:
+        if weight and not any(caps.values()) and not any(env_caps.values()):
+            cell = {(card, name): weight for card, name in at.items()}
+            return Listed(weight, cell, [(weight, ())], in_envelope, categories, rank)
+        return Listed(0, {}, [])
+
+    # The bound, and the order: the places open cards may go to, fewest ways first.
+    open_to: dict[str, list[str]] = {}
+    for card in open_cards:
+        for name in problem.allowed[card]:
+            open_to.setdefault(name, []).append(card)
+    ways: dict[str, int] = {}
+    for name, cap in caps.items():
+        if not cap:
+            continue
+        may = open_to.get(name, ())
+        if env is not None and name == envelope:
+            per_category = dict.fromkeys(env_caps, 0)
+            for c in may:
+                category = categories[c]
+                if category in per_category:
+                    per_category[category] += 1
+            count = 1
+            for category, n in env_caps.items():
+                count *= math.comb(per_category[category], n)
+        else:
+            count = math.comb(len(may), cap)
+        if not count:
+            return Listed(0, {}, [])
+        ways[name] = count
+    bound = math.prod(ways.values())
+    if bound > max(limit, tried):
+        return None
+    spent = 0
+    allowance = budget if bound > limit else None
+    order = sorted(ways, key=ways.__getitem__)
+    step_of = {name: step for step, name in enumerate(order)}
+    # Each card's last chance: the step of its last place still open.
+    musts: list[list[str]] = [[] for _ in order]
+    for card in open_cards:
+        step = max([step_of.get(name, -1) for name in problem.allowed[card]])
+        if step < 0:        # every place it may lie in is full already
+            return Listed(0, {}, [])
+        musts[step].append(card)
+
+    total: Weight = 0
+    listed: list[tuple[Weight, tuple[str, ...]]] = []
+    chosen: list[tuple[str, tuple[str, ...]]] = []
+    env_step = step_of.get(envelope) if env is not None and envelope is not None else None
+    may_at = [frozenset(open_to[name]) for name in order]
+    must_at = [frozenset(cards) for cards in musts]
+
+    def fills(step: int, left: list[str]) -> Iterable[tuple[str, ...]]:
+        may_here, must_here = may_at[step], must_at[step]
+        may = [c for c in left if c in may_here]
+        if step == env_step:
+            # One card of each category still open there (never more: see above).
+            pools = [[c for c in may if categories[c] == category]
+                     for category, n in env_caps.items() if n]
+            needed = must_here.intersection(may)
+            if not needed:
+                return itertools.product(*pools)
+            return (cards for cards in itertools.product(*pools) if needed.issubset(cards))
+        cap = caps[order[step]]
+        if not must_here:
+            return itertools.combinations(may, cap)
+        must = tuple(c for c in may if c in must_here)
+        if len(must) > cap:
+            return ()
+        rest = [c for c in may if c not in must_here]
+        return (must + more for more in itertools.combinations(rest, cap - len(must)))
+
+    final = len(order) - 1
+    last_place = order[final]
+    # The last place takes every card left (if it may hold them all), unless it is the
+    # envelope (it takes them by category) or a factor weighs it: no enumeration.
+    forced = final != env_step and last_place not in factors_at
+
+    def deal(step: int, left: list[str], w: Weight) -> None:
+        nonlocal total, spent
+        if step == final and forced:
+            if len(left) != caps[last_place] or not may_at[final].issuperset(left):
+                return
+            chosen.append((last_place, tuple(left)))
+            step, left = step + 1, []
+        if step == len(order):
+            if not left:
+                total += w
+                for name, cards in chosen:
+                    for c in cards:
+                        key = (c, name)
+                        cell[key] = cell.get(key, 0) + w
+                if env is not None:
+                    listed.append((w, () if env_step is None else chosen[env_step][1]))
+            if forced:
+                chosen.pop()
+            return
+        name = order[step]
+        here = factors_at.get(name, ())
+        for cards in fills(step, left):
+            spent += 1
+            if allowance is not None and spent > allowance:
+                raise _OverBudget
+            v = w
+            if here:
+                taken = set(cards)
+                for members, weights in here:
+                    v *= weights[len(members & taken)]
+                    if not v:
+                        break
+            if v:
+                chosen.append((name, cards))
+                deal(step + 1, [c for c in left if c not in cards], v)
+                chosen.pop()
+
+    if weight:
+        try:
+            deal(0, open_cards, weight)
+        except _OverBudget:
+            return None
+    if not total:
+        return Listed(0, {}, [])
+    for card, name in at.items():
+        cell[(card, name)] = total
+    return Listed(total, cell, listed, in_envelope, categories, rank)
+
+
+class _OverBudget(Exception):
+    """Listing the deals took more fillings than its budget."""
