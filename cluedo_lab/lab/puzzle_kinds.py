@@ -62,10 +62,26 @@ LEVEL_RANGE_WHY = {
 }
 
 
+TWO_HIDERS = {
+    "who-holds": ((1, 5), "a card of the opponent or a room is either seen (level 1) or "
+                  "proved by counting the opponent's whole hand (level 5): nothing in between"),
+    "key-event": ((1,), "a card of the opponent or a room that one event proves is seen in "
+                  "it: level 1"),
+    "envelope": ((3, 4, 5), "an envelope card must be ruled out of the rooms too, which "
+                 "takes at least three events: levels 3-5"),
+}
+"""Two-player Clue with face-down room cards: the one opponent answers every question and
+elimination needs the rooms too, so its proofs are short or long, never middling."""
+
+
 def _levels_text(have: Sequence[int]) -> str:
     if not have:
         return "no levels"
-    return f"level {have[0]}" if len(have) == 1 else f"levels {have[0]}-{have[-1]}"
+    if len(have) == 1:
+        return f"only level {have[0]}"
+    if list(have) == list(range(have[0], have[-1] + 1)):
+        return f"levels {have[0]}-{have[-1]}"
+    return "levels " + ", ".join(map(str, have[:-1])) + f" and {have[-1]}"
 
 
 def levels(kind: str, edition: str | Edition | Variant, players: int | None = None
@@ -88,6 +104,9 @@ def levels(kind: str, edition: str | Edition | Variant, players: int | None = No
                         f"question, and {ed.name} is played by {max(counts)}")
     low, high = LEVEL_RANGE.get(kind, (1, 5))
     why = LEVEL_RANGE_WHY.get(kind, "")
+    if max(counts) == 2 and ed.deal.face_down and kind in TWO_HIDERS:
+        have, why = TWO_HIDERS[kind]
+        return have, f"with two players and cards face down in rooms, {why}"
     if kind == "chance":
         deals = max(_open_deals(ed, n) for n in counts)
         if deals <= CHANCE_DENOMINATOR[4]:
@@ -133,6 +152,8 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
         raise PuzzleError(f"level must be 1-5, not {level}")
     ed = _edition(edition)
     have, why = levels(kind, edition, players)
+    if not have:
+        raise PuzzleError(f"no {kind} puzzles can be made from {ed.name}: {why}")
     if level not in have:
         raise PuzzleError(f"{kind} puzzles of {ed.name} have {_levels_text(have)}: {why}")
     maker = _MAKERS[kind]
@@ -341,10 +362,14 @@ def _who_holds(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
         answer = {"card": card.id, "place": ENVELOPE, "category": category.id}
         traps = {c.name: _why_not(k, c.id, ENVELOPE) for c in category.cards if c.id != card.id}
     else:
+        # The places a card can be hidden in: players, the envelope and (two-player Clue)
+        # the rooms' face-down cards.
         places = [p for p in record.places if p != record.observer and p in
-                  (*record.player_names, ENVELOPE)]
+                  (*record.player_names, ENVELOPE, *record.face_down)]
         options = tuple(_place(p) for p in places)
-        question = f"Who holds {card.name}? (a player, or the envelope)"
+        where = "a player, the envelope, or face down in a room" if record.face_down else \
+            "a player, or the envelope"
+        question = f"Who holds {card.name}? ({where})"
         answer_label = _place(fact.place)
         certain = [p for p in record.places if k.status(card.id, p)]
         answer = {"card": card.id, "place": fact.place}
@@ -535,51 +560,55 @@ def _false_pass(k: Knowledge, fact: Fact, rng: random.Random,
 def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
     base = _base(game, seat)
     events = base["events"]
-    size = 0 if level == 1 else min(len(events), rng.randint(level - 1, 2 * level))
-    chosen = sorted(rng.sample(range(len(events)), size))
-    data = _with(base, [events[i] for i in chosen])
-    k = _knowledge(data)
-    record, ed = k.record, k.edition
-    cells = [(c.id, p) for c in ed.cards for p in record.places
-             if p not in (record.observer, "face-up") and k.status(c.id, p) is None]
-    rng.shuffle(cells)
-    for card, place in cells[:8]:
-        p = k.probability(card, place)
-        open_places = [q for q in record.places if k.status(card, q) is None]
-        naive = Fraction(1, len(open_places))
-        sizes = {q: (_room(k, q)) for q in open_places}
-        weighted = Fraction(sizes[place], sum(sizes.values())) if sum(sizes.values()) else naive
-        features = {"steps": len(record.events) + 1, "events": len(record.events),
-                    "naive_right": p == naive, "weighted_right": p == weighted,
-                    "denominator": p.denominator, "deals": int(k.consistent_deals)}
-        if grade("chance", features) != level:
-            continue
-        total = int(k.consistent_deals)
-        hits = int(p * total)
-        name = ed.card(card).name
-        question = (f"What is the chance that {_place(place)} holds {name}? (a fraction or a "
-                    "percentage)")
-        lines = [f"Count the deals that fit everything you know: {total:,}.",
-                 f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
-                 f"deals, {percent(p)}."]
-        if p != naive:
-            lines.append(f"Not 1 in {len(open_places)} (one per place still open): the "
-                         "places differ in free room and the events weigh them.")
-        traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
-                 "equally likely; they are not here." if p != naive else "",
-                 1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}
-        traps = {t: m for t, m in traps.items() if m and t != p}
-        hints = (f"{name} can still be in {len(open_places)} places: "
-                 f"{', '.join(_place(q) for q in open_places)}.",
-                 "Each place has room for a number of unknown cards; a place with more room is "
-                 "more likely to hold it.",
-                 f"Count: {total:,} deals fit the record. In how many is {name} in "
-                 f"{_place(place)}?")
-        exercise = Exercise(question, "number", p, (), hints, "\n".join(lines), traps)
-        answer = {"card": card, "place": place, "probability": p, "percent": percent(p),
-                  "deals": hits, "of": total}
-        return Puzzle("chance", level, ed.id, 0, question, data, answer, lines, features,
-                      exercise, _setup_text(record), _event_texts(record))
+    # A few cuts of the record, each with every open cell: a level-5 chance (a denominator
+    # past 200 that no shortcut gives) is rare in a small deck. Level 1 keeps no event.
+    for attempt in range(1 if level == 1 else 3):
+        low = level - 1 if attempt == 0 else 1
+        size = 0 if level == 1 else min(len(events), rng.randint(low, 2 * level))
+        chosen = sorted(rng.sample(range(len(events)), size))
+        data = _with(base, [events[i] for i in chosen])
+        k = _knowledge(data)
+        record, ed = k.record, k.edition
+        cells = [(c.id, p) for c in ed.cards for p in record.places
+                 if p not in (record.observer, "face-up") and k.status(c.id, p) is None]
+        rng.shuffle(cells)
+        for card, place in cells:
+            p = k.probability(card, place)
+            open_places = [q for q in record.places if k.status(card, q) is None]
+            naive = Fraction(1, len(open_places))
+            sizes = {q: (_room(k, q)) for q in open_places}
+            weighted = Fraction(sizes[place], sum(sizes.values())) if sum(sizes.values()) else naive
+            features = {"steps": len(record.events) + 1, "events": len(record.events),
+                        "naive_right": p == naive, "weighted_right": p == weighted,
+                        "denominator": p.denominator, "deals": int(k.consistent_deals)}
+            if grade("chance", features) != level:
+                continue
+            total = int(k.consistent_deals)
+            hits = int(p * total)
+            name = ed.card(card).name
+            question = (f"What is the chance that {_place(place)} holds {name}? (a fraction or a "
+                        "percentage)")
+            lines = [f"Count the deals that fit everything you know: {total:,}.",
+                     f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
+                     f"deals, {percent(p)}."]
+            if p != naive:
+                lines.append(f"Not 1 in {len(open_places)} (one per place still open): the "
+                             "places differ in free room and the events weigh them.")
+            traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
+                     "equally likely; they are not here." if p != naive else "",
+                     1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}
+            traps = {t: m for t, m in traps.items() if m and t != p}
+            hints = (f"{name} can still be in {len(open_places)} places: "
+                     f"{', '.join(_place(q) for q in open_places)}.",
+                     "Each place has room for a number of unknown cards; a place with more room is "
+                     "more likely to hold it.",
+                     f"Count: {total:,} deals fit the record. In how many is {name} in "
+                     f"{_place(place)}?")
+            exercise = Exercise(question, "number", p, (), hints, "\n".join(lines), traps)
+            answer = {"card": card, "place": place, "probability": p, "percent": percent(p),
+                      "deals": hits, "of": total}
+            return Puzzle("chance", level, ed.id, 0, question, data, answer, lines, features,
+                          exercise, _setup_text(record), _event_texts(record))
     return None
 
 
