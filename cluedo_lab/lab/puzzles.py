@@ -172,7 +172,7 @@ def grade(kind: str, features: Mapping[str, Any]) -> int:
             4 if score == 6 else 5
     steps, counting = features["steps"], features["counting"]
     if features["method"] == "cases" or (counting and features["method"] == "contradiction") \
-            or (counting and steps >= 12):
+            or (counting and steps >= 20):
         return 5
     if counting or features["method"] == "contradiction":
         return 4
