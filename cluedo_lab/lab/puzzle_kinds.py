@@ -634,26 +634,29 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
         return None
     ranked = rank_questions(k)
     best = ranked[0]
-    # Options: the best, the runner-up (the closest option offered) and two of lower value,
-    # each of a different value, so the engine's choice among them is unique. The level is
-    # the margin between the best and the runner-up, so the runner-up is the first question
+    # Options: the best, the runner-up (the closest option offered) and two questions worth
+    # no more than the runner-up, so the engine's choice among them is unique. The level is
+    # the margin between the best and the runner-up, so the runner-up is the first value
     # whose margin falls in the level's band: one ranking serves every level.
-    by_value: dict[float, Any] = {}
-    for option in ranked:
-        by_value.setdefault(round(option.gain, 9), option)
-    values = list(by_value.values())
+    others = [o for o in ranked if o.gain < best.gain - 1e-9]   # not as good as the best
     if best.gain <= 0:
         return None
-    for place, runner in enumerate(values[1:-2], start=1):
+    by_value: dict[float, Any] = {}
+    for option in others:
+        by_value.setdefault(round(option.gain, 9), option)
+    for runner in by_value.values():
         margin = best.gain - runner.gain
         features = {"steps": 2, "events": len(k.record.events),
                     "margin_bits": round(margin, 4), "best_bits": round(best.gain, 4),
-                    "questions": len(ranked), "runner_up_rank": place + 1}
+                    "questions": len(ranked)}
         if grade("best-question", features) == level:
             break
     else:
         return None
-    rest = rng.sample(values[place + 1:], 2)
+    below = [o for o in others if o is not runner and o.gain <= runner.gain + 1e-9]
+    if len(below) < 2:
+        return None
+    rest = rng.sample(below, 2)
     ed, record = k.edition, k.record
 
     def label(option: Any) -> str:
