@@ -141,6 +141,10 @@ def test_the_levels_refused_follow_from_the_rules():
     # Two players and face-down room cards: proofs are short or long, never middling.
     assert levels("who-holds", "clue-classic-2023-two-player")[0] == (1, 5)
     assert levels("who-holds", E49, players=2)[0] == (1, 2, 3, 4, 5)
+    # A question of two cards proves a card from one event in two steps; an envelope card
+    # pinned by the hand takes one more step per card of its category (4 weapons: level 3).
+    assert levels("key-event", "cluedo-card-game-2018-advanced")[0] == (1,)
+    assert levels("key-event", SMALL)[0] == (1, 2)    # 3 weapons: 5 steps, level 2
     # A chance's denominator is at most the deals that fit: two players of the small deck
     # leave 8, too few for a level-4 chance (past 12).
     assert levels("chance", SMALL, players=2)[0] == (1, 2, 3)

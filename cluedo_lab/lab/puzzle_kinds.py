@@ -107,6 +107,14 @@ def levels(kind: str, edition: str | Edition | Variant, players: int | None = No
     if max(counts) == 2 and ed.deal.face_down and kind in TWO_HIDERS:
         have, why = TWO_HIDERS[kind]
         return have, f"with two players and cards face down in rooms, {why}"
+    smallest = min(len(c.cards) for c in ed.categories)
+    if kind == "key-event" and ed.question.items < 3 and smallest > 3:
+        # One event proves a card in ``items`` steps (the named cards you hold, then "showed
+        # one of them"), or through an envelope card your hand pins: one step per other card
+        # of its category, then three more.
+        return (1,), (f"a question of {ed.name} names {ed.question.items} cards, so one event "
+                      f"proves a card in at most {ed.question.items} steps (level 1), or in "
+                      f"{smallest + 2} through an envelope card your hand pins (level 3)")
     if kind == "chance":
         deals = max(_open_deals(ed, n) for n in counts)
         if deals <= CHANCE_DENOMINATOR[4]:
