@@ -1,7 +1,7 @@
 """Benchmark: the puzzle generator — how long a puzzle takes, and what each level measures.
 
 For every kind and level, puzzles are made from several seeds over every edition that has the
-level (the others are refused at once, see ``levels``); the table gives, per level, how many
+level (the others are refused at once, see ``levels_of``); the table gives, per level, how many
 were found and the distribution of their proof features (steps, events needed, share needing
 hand-size counting, share needing contradiction or cases), so one can see that the levels
 differ, and the generation time (median, 90th percentile and worst;
@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE))
 
 from run import baseline, percentile  # noqa: E402
 
-from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, levels  # noqa: E402
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, levels_of  # noqa: E402
 from cluedo_lab.rules.edition import all_editions  # noqa: E402
 
 EDITIONS = tuple(e.id for e in all_editions())
@@ -45,7 +45,7 @@ def survey(kind: str, seeds: int) -> list[dict]:
     for level in range(1, 6):
         found, times, missing, failed = [], [], 0, []
         # Only the editions where the kind has the level: the others are refused at once.
-        editions = [e for e in EDITIONS if level in levels(kind, e)[0]]
+        editions = [e for e in EDITIONS if level in levels_of(kind, e)[0]]
         for edition in editions:
             for seed in range(seeds):
                 start = time.perf_counter()

@@ -10,7 +10,7 @@ from oracle import brute_force
 
 from cluedo_lab import Knowledge
 from cluedo_lab.cli import main
-from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, grade, levels, make_book
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, grade, levels_of, make_book
 from cluedo_lab.records import ENVELOPE
 from cluedo_lab.records.record import Record
 from cluedo_lab.rules.edition import all_editions, load_edition
@@ -101,9 +101,9 @@ def test_unknown_kind_level_or_a_card_game_reach_are_refused_clearly():
 
 EDITIONS = [e.id for e in all_editions()]
 ACCEPTED = [(edition, kind, level) for edition in EDITIONS for kind in KINDS
-            for level in levels(kind, edition)[0]]
+            for level in levels_of(kind, edition)[0]]
 REFUSED = [(edition, kind, level) for edition in EDITIONS for kind in KINDS
-           for level in range(1, 6) if level not in levels(kind, edition)[0]]
+           for level in range(1, 6) if level not in levels_of(kind, edition)[0]]
 
 
 @pytest.mark.parametrize("edition, kind, level", ACCEPTED)
@@ -122,7 +122,7 @@ def test_a_refused_combination_says_why_before_any_search(edition, kind, level, 
     def no_search(*args, **kwargs):
         raise AssertionError("searched for a puzzle that cannot exist")
     monkeypatch.setattr(puzzle_kinds, "_games", no_search)
-    have = levels(kind, edition)[0]
+    have = levels_of(kind, edition)[0]
     with pytest.raises(PuzzleError) as error:
         generate(edition, kind, level, seed=0)
     message = str(error.value)
@@ -132,23 +132,23 @@ def test_a_refused_combination_says_why_before_any_search(edition, kind, level, 
 
 
 def test_the_levels_refused_follow_from_the_rules():
-    assert levels("reach", "cluedo-card-game-2018")[0] == ()
-    assert levels("reach", E49)[0] == (1, 2, 3, 4, 5)
+    assert levels_of("reach", "cluedo-card-game-2018")[0] == ()
+    assert levels_of("reach", E49)[0] == (1, 2, 3, 4, 5)
     # The made-up pass needs a third player to ask it.
-    assert levels("contradiction", "clue-classic-2023-two-player")[0] == ()
-    assert levels("contradiction", E49)[0] == (2, 3, 4, 5)
-    assert levels("contradiction", E49, players=2)[0] == ()
+    assert levels_of("contradiction", "clue-classic-2023-two-player")[0] == ()
+    assert levels_of("contradiction", E49)[0] == (2, 3, 4, 5)
+    assert levels_of("contradiction", E49, players=2)[0] == ()
     # Two players and face-down room cards: proofs are short or long, never middling.
-    assert levels("who-holds", "clue-classic-2023-two-player")[0] == (1, 5)
-    assert levels("who-holds", E49, players=2)[0] == (1, 2, 3, 4, 5)
+    assert levels_of("who-holds", "clue-classic-2023-two-player")[0] == (1, 5)
+    assert levels_of("who-holds", E49, players=2)[0] == (1, 2, 3, 4, 5)
     # A question of two cards proves a card from one event in two steps; an envelope card
     # pinned by the hand takes one more step per card of its category (4 weapons: level 3).
-    assert levels("key-event", "cluedo-card-game-2018-advanced")[0] == (1,)
-    assert levels("key-event", SMALL)[0] == (1, 2)    # 3 weapons: 5 steps, level 2
+    assert levels_of("key-event", "cluedo-card-game-2018-advanced")[0] == (1,)
+    assert levels_of("key-event", SMALL)[0] == (1, 2)    # 3 weapons: 5 steps, level 2
     # A chance's denominator is at most the deals that fit: two players of the small deck
     # leave 8, too few for a level-4 chance (past 12).
-    assert levels("chance", SMALL, players=2)[0] == (1, 2, 3)
-    assert levels("chance", SMALL)[0] == (1, 2, 3, 4, 5)
+    assert levels_of("chance", SMALL, players=2)[0] == (1, 2, 3)
+    assert levels_of("chance", SMALL)[0] == (1, 2, 3, 4, 5)
 
 
 def test_the_json_form_holds_what_the_issue_names(capsys):

@@ -44,7 +44,7 @@ from .puzzles import (
     solution_lines,
 )
 
-__all__ = ["generate", "levels", "make_book"]
+__all__ = ["generate", "levels_of", "make_book"]
 
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
@@ -84,8 +84,8 @@ def _levels_text(have: Sequence[int]) -> str:
     return "levels " + ", ".join(map(str, have[:-1])) + f" and {have[-1]}"
 
 
-def levels(kind: str, edition: str | Edition | Variant, players: int | None = None
-           ) -> tuple[tuple[int, ...], str]:
+def levels_of(kind: str, edition: str | Edition | Variant, players: int | None = None
+              ) -> tuple[tuple[int, ...], str]:
     """The levels ``kind`` has in ``edition`` (with ``players``, else the player counts the
     search plays), and why any of 1-5 is missing: read from the kind's nature and the
     edition's rules, so an impossible puzzle is refused at once instead of searched for."""
@@ -159,7 +159,7 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
     if level not in LEVELS:
         raise PuzzleError(f"level must be 1-5, not {level}")
     ed = _edition(edition)
-    have, why = levels(kind, edition, players)
+    have, why = levels_of(kind, edition, players)
     if not have:
         raise PuzzleError(f"no {kind} puzzles can be made from {ed.name}: {why}")
     if level not in have:
@@ -189,7 +189,7 @@ def make_book(levels: Sequence[int], count: int, seed: int = 0,
             kind = kinds[turn % len(kinds)]
             edition = editions[(turn // len(kinds) + turn) % len(editions)]
             turn += 1
-            if level not in levels(kind, edition)[0]:
+            if level not in levels_of(kind, edition)[0]:
                 continue
             try:
                 book.append(generate(edition, kind, level, rng.randrange(10 ** 6)))
