@@ -10,9 +10,10 @@ from oracle import brute_force
 
 from cluedo_lab import Knowledge
 from cluedo_lab.cli import main
-from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, grade, make_book
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, grade, levels_of, make_book
 from cluedo_lab.records import ENVELOPE
 from cluedo_lab.records.record import Record
+from cluedo_lab.rules.edition import all_editions, load_edition
 from cluedo_lab.views.exercises import ExerciseWidget
 from cluedo_lab.views.puzzle_book import book_html, book_notebook
 
@@ -94,6 +95,60 @@ def test_unknown_kind_level_or_a_card_game_reach_are_refused_clearly():
         generate(E49, "key-event", 3)
     with pytest.raises(PuzzleError, match="levels 2-5"):
         generate(E49, "envelope", 1)
+
+
+# -- which combinations exist --------------------------------------------------------------
+
+EDITIONS = [e.id for e in all_editions()]
+ACCEPTED = [(edition, kind, level) for edition in EDITIONS for kind in KINDS
+            for level in levels_of(kind, edition)[0]]
+REFUSED = [(edition, kind, level) for edition in EDITIONS for kind in KINDS
+           for level in range(1, 6) if level not in levels_of(kind, edition)[0]]
+
+
+@pytest.mark.parametrize("edition, kind, level", ACCEPTED)
+def test_every_accepted_combination_gives_a_puzzle_of_its_level(edition, kind, level):
+    seed = ACCEPTED.index((edition, kind, level)) % 5      # a spread of seeds, one per test
+    puzzle = generate(edition, kind, level, seed)
+    assert (puzzle.kind, puzzle.level) == (kind, level) == (kind, grade(kind, puzzle.features))
+    if puzzle.exercise.form == "pick":
+        assert puzzle.exercise.answer in puzzle.exercise.options
+
+
+@pytest.mark.parametrize("edition, kind, level", REFUSED)
+def test_a_refused_combination_says_why_before_any_search(edition, kind, level, monkeypatch):
+    from cluedo_lab.lab import puzzle_kinds
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched for a puzzle that cannot exist")
+    monkeypatch.setattr(puzzle_kinds, "_games", no_search)
+    have = levels_of(kind, edition)[0]
+    with pytest.raises(PuzzleError) as error:
+        generate(edition, kind, level, seed=0)
+    message = str(error.value)
+    assert kind in message and load_edition(edition).name in message
+    reason = message.split(":")[0]
+    assert f"no {kind}" in reason if not have else str(have[-1]) in reason
+
+
+def test_the_levels_refused_follow_from_the_rules():
+    assert levels_of("reach", "cluedo-card-game-2018")[0] == ()
+    assert levels_of("reach", E49)[0] == (1, 2, 3, 4, 5)
+    # The made-up pass needs a third player to ask it.
+    assert levels_of("contradiction", "clue-classic-2023-two-player")[0] == ()
+    assert levels_of("contradiction", E49)[0] == (2, 3, 4, 5)
+    assert levels_of("contradiction", E49, players=2)[0] == ()
+    # Two players and face-down room cards: proofs are short or long, never middling.
+    assert levels_of("who-holds", "clue-classic-2023-two-player")[0] == (1, 5)
+    assert levels_of("who-holds", E49, players=2)[0] == (1, 2, 3, 4, 5)
+    # A question of two cards proves a card from one event in two steps; an envelope card
+    # pinned by the hand takes one more step per card of its category (4 weapons: level 3).
+    assert levels_of("key-event", "cluedo-card-game-2018-advanced")[0] == (1,)
+    assert levels_of("key-event", SMALL)[0] == (1, 2)    # 3 weapons: 5 steps, level 2
+    # A chance's denominator is at most the deals that fit: two players of the small deck
+    # leave 8, too few for a level-4 chance (past 12).
+    assert levels_of("chance", SMALL, players=2)[0] == (1, 2, 3)
+    assert levels_of("chance", SMALL)[0] == (1, 2, 3, 4, 5)
 
 
 def test_the_json_form_holds_what_the_issue_names(capsys):

@@ -27,12 +27,13 @@ from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
 from ..records import ENVELOPE, Record
-from ..rules.board import reach_chance, reachable_rooms, room_distances
+from ..rules.board import reach_chance, room_distances
 from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
 from .puzzles import (
+    CHANCE_DENOMINATOR,
     KINDS,
     LEVELS,
     Puzzle,
@@ -43,7 +44,7 @@ from .puzzles import (
     solution_lines,
 )
 
-__all__ = ["generate", "make_book"]
+__all__ = ["generate", "levels_of", "make_book"]
 
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
@@ -61,9 +62,91 @@ LEVEL_RANGE_WHY = {
 }
 
 
-def _in_range(kind: str, level: int) -> bool:
+TWO_HIDERS = {
+    "who-holds": ((1, 5), "a card of the opponent or a room is either seen (level 1) or "
+                  "proved by counting the opponent's whole hand (level 5): nothing in between"),
+    "key-event": ((1,), "a card of the opponent or a room that one event proves is seen in "
+                  "it: level 1"),
+    "envelope": ((3, 4, 5), "an envelope card must be ruled out of the rooms too, which "
+                 "takes at least three events: levels 3-5"),
+}
+"""Two-player Clue with face-down room cards: the one opponent answers every question and
+elimination needs the rooms too, so its proofs are short or long, never middling."""
+
+
+def _levels_text(have: Sequence[int]) -> str:
+    if not have:
+        return "no levels"
+    if len(have) == 1:
+        return f"only level {have[0]}"
+    if list(have) == list(range(have[0], have[-1] + 1)):
+        return f"levels {have[0]}-{have[-1]}"
+    return "levels " + ", ".join(map(str, have[:-1])) + f" and {have[-1]}"
+
+
+def levels_of(kind: str, edition: str | Edition | Variant, players: int | None = None
+              ) -> tuple[tuple[int, ...], str]:
+    """The levels ``kind`` has in ``edition`` (with ``players``, else the player counts the
+    search plays), and why any of 1-5 is missing: read from the kind's nature and the
+    edition's rules, so an impossible puzzle is refused at once instead of searched for."""
+    if kind not in KINDS:
+        raise PuzzleError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    ed = _edition(edition)
+    if kind == "reach" and ed.family != "board":
+        return (), f"reach puzzles need a board: {ed.name} is a card game"
+    counts = _player_counts(edition, ed, players)
+    if kind == "contradiction":
+        if ed.question.answer == "every-who-can":
+            return (), (f"in {ed.name} every player who can shows a card, so no single "
+                        "made-up pass can clash with the record")
+        if max(counts) < 3:
+            return (), ("a contradiction puzzle needs a third player to ask the made-up "
+                        f"question, and {ed.name} is played by {max(counts)}")
     low, high = LEVEL_RANGE.get(kind, (1, 5))
-    return low <= level <= high
+    why = LEVEL_RANGE_WHY.get(kind, "")
+    if max(counts) == 2 and ed.deal.face_down and kind in TWO_HIDERS:
+        have, why = TWO_HIDERS[kind]
+        return have, f"with two players and cards face down in rooms, {why}"
+    smallest = min(len(c.cards) for c in ed.categories)
+    if kind == "key-event" and ed.question.items < 3 and smallest > 3:
+        # One event proves a card in ``items`` steps (the named cards you hold, then "showed
+        # one of them"), or through an envelope card your hand pins: one step per other card
+        # of its category, then three more.
+        return (1,), (f"a question of {ed.name} names {ed.question.items} cards, so one event "
+                      f"proves a card in at most {ed.question.items} steps (level 1), or in "
+                      f"{smallest + 2} through an envelope card your hand pins (level 3)")
+    if kind == "chance":
+        deals = max(_open_deals(ed, n) for n in counts)
+        if deals <= CHANCE_DENOMINATOR[4]:
+            high = 4 if deals > CHANCE_DENOMINATOR[3] else 3
+            why = (f"at most {deals:,} deals fit a record of {ed.name} with "
+                   f"{' or '.join(map(str, counts))} players, and a level-{high + 1} chance "
+                   f"needs a denominator above {CHANCE_DENOMINATOR[high]}")
+    return tuple(range(low, high + 1)), why
+
+
+def _edition(edition: str | Edition | Variant) -> Edition:
+    return edition.edition if isinstance(edition, Variant) else \
+        edition if isinstance(edition, Edition) else load_edition(edition)
+
+
+def _player_counts(edition: str | Edition | Variant, ed: Edition, players: int | None
+                   ) -> tuple[int, ...]:
+    """The player counts the search plays: ``players``, the variant's, or 3-4 (fewer when
+    the edition allows no more)."""
+    fixed = players or (edition.players if isinstance(edition, Variant) else None)
+    if fixed:
+        return (fixed,)
+    low, high = ed.min_players, min(ed.max_players, 4)
+    return tuple(range(max(low, 3) if high >= 3 else low, high + 1))
+
+
+def _open_deals(ed: Edition, players: int) -> int:
+    """How many deals fit a record of ``players`` before any event: events only rule deals
+    out, so no chance in such a game has a larger denominator."""
+    data = new_game(ed, players, 0).record_for(0)
+    data["events"] = []
+    return int(_knowledge(data, ed).consistent_deals)
 
 
 def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int = 0,
@@ -75,13 +158,12 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
         raise PuzzleError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
     if level not in LEVELS:
         raise PuzzleError(f"level must be 1-5, not {level}")
-    ed = edition.edition if isinstance(edition, Variant) else \
-        edition if isinstance(edition, Edition) else load_edition(edition)
-    if kind == "reach" and ed.family != "board":
-        raise PuzzleError(f"reach puzzles need a board: {ed.name} is a card game")
-    if not _in_range(kind, level):
-        low, high = LEVEL_RANGE[kind]
-        raise PuzzleError(f"{kind} puzzles have levels {low}-{high}: {LEVEL_RANGE_WHY[kind]}")
+    ed = _edition(edition)
+    have, why = levels_of(kind, edition, players)
+    if not have:
+        raise PuzzleError(f"no {kind} puzzles can be made from {ed.name}: {why}")
+    if level not in have:
+        raise PuzzleError(f"{kind} puzzles of {ed.name} have {_levels_text(have)}: {why}")
     maker = _MAKERS[kind]
     for game, seat, rng in _games(edition, ed, seed, kind, level, players):
         puzzle = maker(game, seat, rng, level)
@@ -107,8 +189,7 @@ def make_book(levels: Sequence[int], count: int, seed: int = 0,
             kind = kinds[turn % len(kinds)]
             edition = editions[(turn // len(kinds) + turn) % len(editions)]
             turn += 1
-            if kind == "reach" and load_edition(edition).family != "board" or \
-                    not _in_range(kind, level):
+            if level not in levels_of(kind, edition)[0]:
                 continue
             try:
                 book.append(generate(edition, kind, level, rng.randrange(10 ** 6)))
@@ -123,11 +204,10 @@ def make_book(levels: Sequence[int], count: int, seed: int = 0,
 def _games(edition: str | Edition | Variant, ed: Edition, seed: int, kind: str, level: int,
            players: int | None) -> Iterator[tuple[Game, int, random.Random]]:
     rng = random.Random(f"{ed.id}:{kind}:{level}:{seed}")
-    fixed = edition.players if isinstance(edition, Variant) else None
     source = edition if isinstance(edition, Variant) else ed
-    low, high = ed.min_players, min(ed.max_players, 4)
+    counts = _player_counts(edition, ed, players)
     for _ in range(GAMES):
-        count = players or fixed or rng.randint(max(low, 3) if high >= 3 else low, high)
+        count = counts[0] if len(counts) == 1 else rng.randint(counts[0], counts[-1])
         game_seed = rng.randrange(10 ** 9)
         game = new_game(source, count, game_seed)
         seats = list(range(count))
@@ -290,10 +370,14 @@ def _who_holds(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
         answer = {"card": card.id, "place": ENVELOPE, "category": category.id}
         traps = {c.name: _why_not(k, c.id, ENVELOPE) for c in category.cards if c.id != card.id}
     else:
+        # The places a card can be hidden in: players, the envelope and (two-player Clue)
+        # the rooms' face-down cards.
         places = [p for p in record.places if p != record.observer and p in
-                  (*record.player_names, ENVELOPE)]
+                  (*record.player_names, ENVELOPE, *record.face_down)]
         options = tuple(_place(p) for p in places)
-        question = f"Who holds {card.name}? (a player, or the envelope)"
+        where = "a player, the envelope, or face down in a room" if record.face_down else \
+            "a player, or the envelope"
+        question = f"Who holds {card.name}? ({where})"
         answer_label = _place(fact.place)
         certain = [p for p in record.places if k.status(card.id, p)]
         answer = {"card": card.id, "place": fact.place}
@@ -484,51 +568,55 @@ def _false_pass(k: Knowledge, fact: Fact, rng: random.Random,
 def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
     base = _base(game, seat)
     events = base["events"]
-    size = 0 if level == 1 else min(len(events), rng.randint(level - 1, 2 * level))
-    chosen = sorted(rng.sample(range(len(events)), size))
-    data = _with(base, [events[i] for i in chosen])
-    k = _knowledge(data)
-    record, ed = k.record, k.edition
-    cells = [(c.id, p) for c in ed.cards for p in record.places
-             if p not in (record.observer, "face-up") and k.status(c.id, p) is None]
-    rng.shuffle(cells)
-    for card, place in cells[:8]:
-        p = k.probability(card, place)
-        open_places = [q for q in record.places if k.status(card, q) is None]
-        naive = Fraction(1, len(open_places))
-        sizes = {q: (_room(k, q)) for q in open_places}
-        weighted = Fraction(sizes[place], sum(sizes.values())) if sum(sizes.values()) else naive
-        features = {"steps": len(record.events) + 1, "events": len(record.events),
-                    "naive_right": p == naive, "weighted_right": p == weighted,
-                    "denominator": p.denominator, "deals": int(k.consistent_deals)}
-        if grade("chance", features) != level:
-            continue
-        total = int(k.consistent_deals)
-        hits = int(p * total)
-        name = ed.card(card).name
-        question = (f"What is the chance that {_place(place)} holds {name}? (a fraction or a "
-                    "percentage)")
-        lines = [f"Count the deals that fit everything you know: {total:,}.",
-                 f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
-                 f"deals, {percent(p)}."]
-        if p != naive:
-            lines.append(f"Not 1 in {len(open_places)} (one per place still open): the "
-                         "places differ in free room and the events weigh them.")
-        traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
-                 "equally likely; they are not here." if p != naive else "",
-                 1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}
-        traps = {t: m for t, m in traps.items() if m and t != p}
-        hints = (f"{name} can still be in {len(open_places)} places: "
-                 f"{', '.join(_place(q) for q in open_places)}.",
-                 "Each place has room for a number of unknown cards; a place with more room is "
-                 "more likely to hold it.",
-                 f"Count: {total:,} deals fit the record. In how many is {name} in "
-                 f"{_place(place)}?")
-        exercise = Exercise(question, "number", p, (), hints, "\n".join(lines), traps)
-        answer = {"card": card, "place": place, "probability": p, "percent": percent(p),
-                  "deals": hits, "of": total}
-        return Puzzle("chance", level, ed.id, 0, question, data, answer, lines, features,
-                      exercise, _setup_text(record), _event_texts(record))
+    # A few cuts of the record, each with every open cell: a level-5 chance (a denominator
+    # past 200 that no shortcut gives) is rare in a small deck. Level 1 keeps no event.
+    for attempt in range(1 if level == 1 else 3):
+        low = level - 1 if attempt == 0 else 1
+        size = 0 if level == 1 else min(len(events), rng.randint(low, 2 * level))
+        chosen = sorted(rng.sample(range(len(events)), size))
+        data = _with(base, [events[i] for i in chosen])
+        k = _knowledge(data)
+        record, ed = k.record, k.edition
+        cells = [(c.id, p) for c in ed.cards for p in record.places
+                 if p not in (record.observer, "face-up") and k.status(c.id, p) is None]
+        rng.shuffle(cells)
+        for card, place in cells:
+            p = k.probability(card, place)
+            open_places = [q for q in record.places if k.status(card, q) is None]
+            naive = Fraction(1, len(open_places))
+            sizes = {q: (_room(k, q)) for q in open_places}
+            weighted = Fraction(sizes[place], sum(sizes.values())) if sum(sizes.values()) else naive
+            features = {"steps": len(record.events) + 1, "events": len(record.events),
+                        "naive_right": p == naive, "weighted_right": p == weighted,
+                        "denominator": p.denominator, "deals": int(k.consistent_deals)}
+            if grade("chance", features) != level:
+                continue
+            total = int(k.consistent_deals)
+            hits = int(p * total)
+            name = ed.card(card).name
+            question = (f"What is the chance that {_place(place)} holds {name}? (a fraction or a "
+                        "percentage)")
+            lines = [f"Count the deals that fit everything you know: {total:,}.",
+                     f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
+                     f"deals, {percent(p)}."]
+            if p != naive:
+                lines.append(f"Not 1 in {len(open_places)} (one per place still open): the "
+                             "places differ in free room and the events weigh them.")
+            traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
+                     "equally likely; they are not here." if p != naive else "",
+                     1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}
+            traps = {t: m for t, m in traps.items() if m and t != p}
+            hints = (f"{name} can still be in {len(open_places)} places: "
+                     f"{', '.join(_place(q) for q in open_places)}.",
+                     "Each place has room for a number of unknown cards; a place with more room is "
+                     "more likely to hold it.",
+                     f"Count: {total:,} deals fit the record. In how many is {name} in "
+                     f"{_place(place)}?")
+            exercise = Exercise(question, "number", p, (), hints, "\n".join(lines), traps)
+            answer = {"card": card, "place": place, "probability": p, "percent": percent(p),
+                      "deals": hits, "of": total}
+            return Puzzle("chance", level, ed.id, 0, question, data, answer, lines, features,
+                          exercise, _setup_text(record), _event_texts(record))
     return None
 
 
@@ -554,21 +642,29 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
         return None
     ranked = rank_questions(k)
     best = ranked[0]
-    # Options: the best, the runner-up (the best question of lower value) and two others, each
-    # of a different value, so the engine's choice among them is unique.
+    # Options: the best, the runner-up (the closest option offered) and two questions worth
+    # no more than the runner-up, so the engine's choice among them is unique. The level is
+    # the margin between the best and the runner-up, so the runner-up is the first value
+    # whose margin falls in the level's band: one ranking serves every level.
+    others = [o for o in ranked if o.gain < best.gain - 1e-9]   # not as good as the best
+    if best.gain <= 0:
+        return None
     by_value: dict[float, Any] = {}
-    for option in ranked:
+    for option in others:
         by_value.setdefault(round(option.gain, 9), option)
-    values = list(by_value.values())
-    if len(values) < 4 or best.gain <= 0:
+    for runner in by_value.values():
+        margin = best.gain - runner.gain
+        features = {"steps": 2, "events": len(k.record.events),
+                    "margin_bits": round(margin, 4), "best_bits": round(best.gain, 4),
+                    "questions": len(ranked)}
+        if grade("best-question", features) == level:
+            break
+    else:
         return None
-    runner = values[1]
-    rest = rng.sample(values[2:], 2)
-    margin = best.gain - runner.gain
-    features = {"steps": 2, "events": len(k.record.events), "margin_bits": round(margin, 4),
-                "best_bits": round(best.gain, 4), "questions": len(ranked)}
-    if grade("best-question", features) != level:
+    below = [o for o in others if o is not runner and o.gain <= runner.gain + 1e-9]
+    if len(below) < 2:
         return None
+    rest = rng.sample(below, 2)
     ed, record = k.edition, k.record
 
     def label(option: Any) -> str:
@@ -582,9 +678,9 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
     gains = {label(o): o.gain for o in choices}
     lines = ["Expected information gain (bits) of each, computed over every deal that fits:"]
     lines += [f"  {lab}: {g:.3f} bits" for lab, g in sorted(gains.items(), key=lambda x: -x[1])]
-    lines.append(f"The best beats the runner-up by {margin:.3f} bits. A question is worth most "
-                 "when its possible answers are about equally likely and each would rule out "
-                 "many envelopes; cards you already know add nothing.")
+    lines.append(f"The best beats the next best here by {margin:.3f} bits. A question is "
+                 "worth most when its possible answers are about equally likely and each "
+                 "would rule out many envelopes; cards you already know add nothing.")
     traps = {lab: f"{lab} gains {g:.3f} bits on average; one of the others gains more."
              for lab, g in gains.items() if lab != label(best)}
     hints = ("Cards whose place you already know tell you nothing new when asked about.",
@@ -602,25 +698,27 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
 def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
     assert isinstance(game, BoardGame)
     bots = [make_bot("eliminator", game.seed + s) for s in range(len(game.names))]
-    for _ in range(rng.randint(4, 80)):
-        if game.is_over or game.current is None:
+    totals = sorted(game.dice.total_distribution())
+    # Positions every few actions along the game (the first after a few moves), each with
+    # every roll in a shuffled order: a roll's rooms, blocks and near misses set the level,
+    # and the rarest (level 5) need many positions and rolls to meet.
+    actions, stop = 0, rng.randint(4, 12)
+    while True:
+        while actions < stop and not game.is_over and game.current is not None:
+            current = game.current
+            game.apply(bots[current].choose(game, current))
+            actions += 1
+        if actions < stop or game.current is None:
+            return None
+        found = _reach_roll(game, game.current, rng.sample(totals, len(totals)), level)
+        if found is not None:
             break
-        current = game.current
-        game.apply(bots[current].choose(game, current))
-    seat = game.current if game.current is not None else seat
+        stop += rng.randint(4, 12)
+        if stop > 200:
+            return None
+    seat, roll, rooms, free, distances, near, features = found
     board, here = game.board, game.piece(seat)
     blocked = game.blocked(seat)
-    totals = sorted(game.dice.total_distribution())
-    roll = rng.choice(totals)
-    rooms = reachable_rooms(board, here, roll, blocked)
-    free = reachable_rooms(board, here, roll)
-    distances = room_distances(board, here, blocked)
-    near = [r for r, d in distances.items() if roll < d <= roll + 2]
-    features = {"steps": roll, "roll": roll, "rooms": len(rooms),
-                "blocked_matters": int(set(free) != set(rooms)), "near_misses": len(near),
-                "start_in_room": isinstance(here, str), "events": 0}
-    if grade("reach", features) != level:
-        return None
     names = {r: _card_name(game.edition, r) for r in board.rooms}
     character = game.characters[seat]
     where = names.get(here, here) if isinstance(here, str) else f"square {tuple(here)}"
@@ -663,6 +761,26 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
     record = Record.from_dict(data)
     return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
                   _setup_text(record), [], board_info)
+
+
+def _reach_roll(game: BoardGame, seat: int, rolls: Sequence[int], level: int
+                ) -> tuple[Any, ...] | None:
+    """The first of ``rolls`` whose puzzle from ``seat``'s square grades at ``level``, with
+    what the puzzle needs of it."""
+    board, here = game.board, game.piece(seat)
+    blocked = game.blocked(seat)
+    distances = room_distances(board, here, blocked)
+    free_distances = room_distances(board, here)
+    for roll in rolls:
+        rooms = tuple(r for r, d in distances.items() if d <= roll)
+        free = tuple(r for r, d in free_distances.items() if d <= roll)
+        near = [r for r, d in distances.items() if roll < d <= roll + 2]
+        features = {"steps": roll, "roll": roll, "rooms": len(rooms),
+                    "blocked_matters": int(set(free) != set(rooms)), "near_misses": len(near),
+                    "start_in_room": isinstance(here, str), "events": 0}
+        if grade("reach", features) == level:
+            return seat, roll, rooms, free, distances, near, features
+    return None
 
 
 _MAKERS = {

@@ -41,6 +41,9 @@ LEVELS = (1, 2, 3, 4, 5)
 COUNTING_RULES = frozenset({"full-hand", "needs-all", "hand-lock"})
 """Rules that count the cards of a hand: the learner must use hand sizes, not just events."""
 
+CHANCE_DENOMINATOR = {3: 12, 4: 200}
+"""The largest denominator of a level-3 and a level-4 chance (past the shortcuts)."""
+
 
 class PuzzleError(CluedoLabError, ValueError):
     """No puzzle of that kind and level could be made (say which, and what to try)."""
@@ -148,16 +151,17 @@ def grade(kind: str, features: Mapping[str, Any]) -> int:
     several events; 4 needs hand-size counting or a proof by contradiction; 5 needs case
     analysis, or counting together with contradiction, or a long counted chain. The other kinds
     grade what makes them hard: how far a chance is from the shortcuts, how close the best
-    question's runner-up is, how many rooms and blocking pieces a roll involves.
+    question's runner-up among the options is, how many rooms and blocking pieces a roll
+    involves.
     """
     if kind == "chance":
         if features["events"] == 0 and features["naive_right"]:
             return 1
         if features["naive_right"] or features["weighted_right"]:
             return 2
-        if features["denominator"] <= 12:
+        if features["denominator"] <= CHANCE_DENOMINATOR[3]:
             return 3
-        return 4 if features["denominator"] <= 200 else 5
+        return 4 if features["denominator"] <= CHANCE_DENOMINATOR[4] else 5
     if kind == "best-question":
         margin = features["margin_bits"]
         return 1 if margin >= 0.5 else 2 if margin >= 0.2 else 3 if margin >= 0.08 else \
@@ -165,10 +169,10 @@ def grade(kind: str, features: Mapping[str, Any]) -> int:
     if kind == "reach":
         score = features["rooms"] + 2 * features["blocked_matters"] + features["near_misses"]
         return 1 if score <= 1 else 2 if score <= 3 else 3 if score <= 5 else \
-            4 if score <= 7 else 5
+            4 if score == 6 else 5
     steps, counting = features["steps"], features["counting"]
     if features["method"] == "cases" or (counting and features["method"] == "contradiction") \
-            or (counting and steps >= 12):
+            or (counting and steps >= 20):
         return 5
     if counting or features["method"] == "contradiction":
         return 4
@@ -243,6 +247,6 @@ def fact_hints(explanation: Explanation, observer: str | None = None) -> tuple[s
     return tuple(hints)
 
 
-from .puzzle_kinds import generate, make_book  # noqa: E402  (the generators use the above)
+from .puzzle_kinds import generate, levels_of, make_book  # noqa: E402  (the generators use the above)
 
-__all__ += ["generate", "make_book"]
+__all__ += ["generate", "levels_of", "make_book"]
