@@ -37,7 +37,7 @@ from functools import partial
 from ..rules.errors import ProblemTooLarge
 from .few_deals import Listed, list_few_deals
 from .prepared import Prepared, prepare
-from .problem import Problem, Weight, divide
+from .problem import Problem, Weight, divide, weighed
 from .step_dp import CardClass
 
 
@@ -339,13 +339,7 @@ def _solve_by_listing(prep: Prepared, envelope: bool = False, budget: int | None
         for cards in fills(step, left):
             if hand:
                 spend()
-            w = weight
-            if factors_at[place]:
-                taken = set(cards)
-                for members, weights in factors_at[place]:
-                    w *= weights[len(members & taken)]
-                    if not w:
-                        break
+            w = weighed(weight, factors_at[place], cards)
             if w:
                 chosen.append((place, cards))
                 deal(step + 1, [c for c in left if c not in cards], w)

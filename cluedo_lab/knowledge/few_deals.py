@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .problem import Problem, Weight
+from .problem import Problem, Weight, weighed
 
 
 @dataclass
@@ -227,13 +227,7 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
             spent += 1
             if allowance is not None and spent > allowance:
                 raise _OverBudget
-            v = w
-            if here:
-                taken = set(cards)
-                for members, weights in here:
-                    v *= weights[len(members & taken)]
-                    if not v:
-                        break
+            v = weighed(w, here, cards)
             if v:
                 chosen.append((name, cards))
                 deal(step + 1, [c for c in left if c not in cards], v)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -57,6 +57,20 @@ class Problem:
     places: tuple[Place, ...]
     allowed: Mapping[str, frozenset[str]]
     factors: tuple[Factor, ...] = ()
+
+
+def weighed(weight: Weight, factors: Sequence[tuple[frozenset[str], Sequence[Weight]]],
+            cards: Iterable[str]) -> Weight:
+    """``weight`` times each factor's weight for how many of its cards are among ``cards`` (the
+    cards a filling puts in the factors' place): how a listed deal is weighed, one place at a
+    time. Stops at zero."""
+    if factors:
+        taken = set(cards)
+        for members, weights in factors:
+            weight *= weights[len(members & taken)]
+            if not weight:
+                break
+    return weight
 
 
 def exact(value: Weight) -> Weight:
