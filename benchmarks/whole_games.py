@@ -3,10 +3,10 @@
 For every record of the corpus (seeded bot games of every edition and player count played to
 the end; every seat's record and the public one, at the end and at the middle) this times
 ``Knowledge(record)`` (the count and every card x place probability) and then, on that object,
-``envelope_distribution()``, each the fastest of ``--repeats`` runs (of 100 for a record counted in under 1 ms). It reports p50/p99/worst,
-the DP states memoised, the envelope's time over the table's, a plain brute-force counter as
-the floor (timed the same way, from the record; a record slower than it is listed), and the
-peak memory of the worst records
+``envelope_distribution()``, each the fastest of ``--repeats`` runs (of 100 for a record
+counted in under 1 ms). It reports p50/p99/worst, the DP states memoised, the envelope's time
+over the table's, a plain brute-force counter as the floor (timed the same way, from the
+record; a record slower than it is listed), and the peak memory of the worst records
 (tracemalloc, in a second pass: it slows the code down). Times are also given as ratios to a
 fixed pure-Python loop timed in the same process.
 
