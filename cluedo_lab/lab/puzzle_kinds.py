@@ -101,7 +101,7 @@ def levels_of(kind: str, edition: str | Edition | Variant, players: int | None =
                         "made-up pass can clash with the record")
         if max(counts) < 3:
             return (), ("a contradiction puzzle needs a third player to ask the made-up "
-                        f"question, and {ed.name} is played by {max(counts)}")
+                        f"question, and a game of {ed.name} has only {max(counts)} players")
     low, high = LEVEL_RANGE.get(kind, (1, 5))
     why = LEVEL_RANGE_WHY.get(kind, "")
     if max(counts) == 2 and ed.deal.face_down and kind in TWO_HIDERS:
