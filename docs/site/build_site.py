@@ -215,6 +215,11 @@ def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
             "depends": depends, "unvendored_tests": False}
 
 
+def wheel_version(wheel: Path) -> str:
+    """The version in a wheel's file name (name-version-tags.whl)."""
+    return wheel.name.split("-")[1]
+
+
 def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     """Fill ``target`` (the site's static/pyodide, or static/wheels with ``cdn``) with
     Pyodide's core, the lock packages the kernel and the kit load, the kit and its extras, and
@@ -237,7 +242,7 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
         served.append(name)
     kit_depends = [*KIT_DEPENDENCIES, *EXTRA_PACKAGES]
     shutil.copy2(kit, target / kit.name)
-    packages["cluedo-lab"] = lock_entry("cluedo-lab", kit.name.split("-")[1], kit,
+    packages["cluedo-lab"] = lock_entry("cluedo-lab", wheel_version(kit), kit,
                                         KIT_IMPORTS, kit_depends)
     served.append("cluedo-lab")
     needed = closure(lock, [*KERNEL_PACKAGES, *KIT_DEPENDENCIES])
@@ -273,7 +278,7 @@ CLASSROOM = Path("app") / "classroom.ipynb"
 CLASSROOM_PAGE = Path("voici") / "render" / "app" / "classroom.html"
 """The classroom as a page of its own (Voici): it runs by itself and shows no code."""
 CLASSROOM_START = ("**To play without the code, open the classroom page** "
-                   "(`voici/render/app/classroom.html` at the site's address: the site's "
+                   f"(`{CLASSROOM_PAGE.as_posix()}` at the site's address: the site's "
                    "first page links it). Here in JupyterLab, choose **Run › Run All Cells** and "
                    "wait for the table to appear (Python starts in this tab: a few seconds). The "
                    "code is folded away: click the dots of a cell to see it.")
@@ -365,6 +370,10 @@ def classroom_page_only(site: Path) -> None:
     (voici / "index.html").write_text(
         f'<!DOCTYPE html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0; '
         f'url={target}">\n<a href="{target}">The classroom</a>\n')
+
+
+def drop_unused_extensions(site: Path) -> None:
+    """Take :data:`UNUSED_EXTENSIONS` out of the site and of its extension list."""
     config_file = site / "jupyter-lite.json"
     config = json.loads(config_file.read_text())
     data = config["jupyter-config-data"]
@@ -372,7 +381,11 @@ def classroom_page_only(site: Path) -> None:
                                     if e["name"] not in UNUSED_EXTENSIONS]
     config_file.write_text(json.dumps(config, indent=2))
     for name in UNUSED_EXTENSIONS:
-        shutil.rmtree(site / "extensions" / name, ignore_errors=True)
+        folder = site / "extensions" / name
+        shutil.rmtree(folder, ignore_errors=True)
+        scope = folder.parent    # an @org folder left empty goes too
+        if scope != site / "extensions" and scope.is_dir() and not any(scope.iterdir()):
+            scope.rmdir()
 
 
 FRONT_PAGE = """<!DOCTYPE html>
@@ -410,10 +423,9 @@ keeps a copy. cluedo-lab {version}.</p>
 """
 
 
-def front_page(site: Path) -> None:
+def front_page(site: Path, version: str) -> None:
     """The site's first page: two doors, the classroom page and the lessons. (JupyterLite's own
     first page only forwards to JupyterLab; its empty config block stays, as the apps read it.)"""
-    version = (CACHE / "kit").glob("cluedo_lab-*.whl").__next__().name.split("-")[1]
     (site / "index.html").write_text(FRONT_PAGE.format(classroom=CLASSROOM_PAGE.as_posix(),
                                                        version=version))
 
@@ -441,7 +453,8 @@ def build(cdn: bool) -> None:
     run(VENV / "bin" / "voici", "build", "--lite-dir", LITE_DIR, "--output-dir", OUTPUT,
         "--template", "classroom", cwd=LITE_DIR, env=env)
     classroom_page_only(OUTPUT)
-    front_page(OUTPUT)
+    drop_unused_extensions(OUTPUT)
+    front_page(OUTPUT, wheel_version(kit))
     if cdn:  # the build copies a whole Pyodide only: the lock and the kit's wheels go by hand
         shutil.copytree(LITE_DIR / "static" / "wheels", OUTPUT / "static" / "wheels")
     size = sum(p.stat().st_size for p in OUTPUT.rglob("*") if p.is_file())
