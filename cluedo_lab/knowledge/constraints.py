@@ -16,7 +16,7 @@ set-up), so explanations and contradiction reports can cite events.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..records import (
     ENVELOPE,
@@ -41,8 +41,11 @@ HOLDS, LACKS, HOLDS_ONE_OF, NOT_ALL, CHOICE = (
     "holds", "lacks", "holds_one_of", "not_all", "choice")
 
 
-@dataclass(frozen=True)
-class Constraint:
+class Constraint(NamedTuple):
+    """One fact about the card × place table, and the event it came from. A named tuple, not a
+    frozen dataclass: a long record makes hundreds of them on every count, and a tuple is built
+    in a third of the time."""
+
     kind: str
     place: str
     cards: tuple[str, ...]
@@ -63,18 +66,28 @@ class Constraint:
         return f"{text} ({self.reason})" if self.reason else text
 
 
-def _c(kind: str, place: str, cards: Iterable[Card | str], source: int,
-       reason: str) -> Constraint:
-    ids = tuple(c if isinstance(c, str) else c.id for c in cards)
-    return Constraint(kind, place, ids, source, reason)
+def _c(kind: str, place: str, cards: Iterable[Card], source: int, reason: str) -> Constraint:
+    """One constraint on several cards together."""
+    return Constraint(kind, place, tuple(card.id for card in cards), source, reason)
+
+
+def _one(kind: str, place: str, card: Card, source: int, reason: str) -> Constraint:
+    """One constraint on one card."""
+    return Constraint(kind, place, (card.id,), source, reason)
+
+
+def _each(kind: str, place: str, cards: Iterable[Card], source: int, reason: str
+          ) -> list[Constraint]:
+    """One constraint per card, all for the same reason."""
+    return [Constraint(kind, place, (card.id,), source, reason) for card in cards]
 
 
 def setup_constraints(record: Record) -> list[Constraint]:
     """What the observer knows before anything happens: their hand and the face-up cards."""
     out = []
     if record.observer is not None:
-        out += [_c(HOLDS, record.observer, [card], 0, "your hand") for card in record.hand]
-    out += [_c(HOLDS, FACE_UP, [card], 0, "face up for everyone") for card in record.face_up]
+        out += _each(HOLDS, record.observer, record.hand, 0, "your hand")
+    out += _each(HOLDS, FACE_UP, record.face_up, 0, "face up for everyone")
     return out
 
 
@@ -86,12 +99,11 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
     out: list[Constraint] = []
     if isinstance(event, Suggest):
         for name in event.passed:
-            out += [_c(LACKS, name, [card], n, f"{name} could not answer")
-                    for card in event.named]
+            out += _each(LACKS, name, event.named, n, f"{name} could not answer")
         if event.shown_by is not None:
             if event.card is not None:
-                out.append(_c(HOLDS, event.shown_by, [event.card], n,
-                              f"{event.shown_by} showed it"))
+                out.append(_one(HOLDS, event.shown_by, event.card, n,
+                                f"{event.shown_by} showed it"))
                 if model == "refuter-uniform" and observer == event.by:
                     out.append(_c(CHOICE, event.shown_by, event.named, n,
                                   f"{event.shown_by} chose which card to show"))
@@ -100,7 +112,7 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
                               f"{event.shown_by} showed one of them"))
         for name, card in event.showed:     # every player who can shows a card
             if card is not None:
-                out.append(_c(HOLDS, name, [card], n, f"{name} showed it"))
+                out.append(_one(HOLDS, name, card, n, f"{name} showed it"))
                 if model == "refuter-uniform" and observer == event.by:
                     out.append(_c(CHOICE, name, event.named, n,
                                   f"{name} chose which card to show"))
@@ -109,29 +121,27 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
                               f"{name} showed one of them"))
     elif isinstance(event, Accuse):
         if event.envelope is not None:      # the accuser looked at the solution
-            out += [_c(HOLDS, ENVELOPE, [card], n, f"{event.by} looked at the solution")
-                    for card in event.envelope]
+            out += _each(HOLDS, ENVELOPE, event.envelope, n,
+                         f"{event.by} looked at the solution")
         if event.correct:
-            out += [_c(HOLDS, ENVELOPE, [card], n, "a correct accusation")
-                    for card in event.named]
+            out += _each(HOLDS, ENVELOPE, event.named, n, "a correct accusation")
         elif event.named:                   # one made face down tells onlookers nothing
             out.append(_c(NOT_ALL, ENVELOPE, event.named, n,
                           f"{event.by}'s accusation was wrong"))
     elif isinstance(event, Snoop):
         if event.card is not None:
-            out.append(_c(HOLDS, event.target, [event.card], n, "seen by snooping"))
+            out.append(_one(HOLDS, event.target, event.card, n, "seen by snooping"))
     elif isinstance(event, AllSnoop):
         if event.card is not None:
             assert event.seen_from is not None  # set whenever the observer saw a card
-            out.append(_c(HOLDS, event.seen_from, [event.card], n, "seen in All Snoop"))
+            out.append(_one(HOLDS, event.seen_from, event.card, n, "seen in All Snoop"))
     elif isinstance(event, SuperSleuth):
         feature_cards = record.edition.cards_with(event.feature, event.value)
         for name in event.nothing:
-            out += [_c(LACKS, name, [card], n, f"{name} had no {event.value} card")
-                    for card in feature_cards]
+            out += _each(LACKS, name, feature_cards, n, f"{name} had no {event.value} card")
         for name, card in event.showed:
             if card is not None:
-                out.append(_c(HOLDS, name, [card], n, f"{name} showed it"))
+                out.append(_one(HOLDS, name, card, n, f"{name} showed it"))
                 if model == "refuter-uniform" and observer == event.by:
                     out.append(_c(CHOICE, name, feature_cards, n,
                                   f"{name} chose which {event.value} card to show"))
@@ -140,26 +150,26 @@ def event_constraints(record: Record, event: Event, model: str = "uniform"
                               f"{name} showed a {event.value} card"))
     elif isinstance(event, PrivateTip):
         if event.cards is not None:
-            out += [_c(HOLDS, event.to, [card], n, "a private tip") for card in event.cards]
+            out += _each(HOLDS, event.to, event.cards, n, "a private tip")
             if event.all:
                 rest = [c for c in record.edition.category(event.category).cards
                         if c not in event.cards]
-                out += [_c(LACKS, event.to, [card], n,
-                           f"{event.to} gave all their {event.category} cards")
-                        for card in rest]
+                out += _each(LACKS, event.to, rest, n,
+                             f"{event.to} gave all their {event.category} cards")
             elif not event.cards:
                 assert event.feature is not None and event.value is not None  # a feature tip
-                out += [_c(LACKS, event.to, [card], n, f"{event.to} had no {event.value} card")
-                        for card in record.edition.cards_with(event.feature, event.value)]
+                out += _each(LACKS, event.to,
+                             record.edition.cards_with(event.feature, event.value), n,
+                             f"{event.to} had no {event.value} card")
     elif isinstance(event, RoomCard):
         if event.card is not None:
-            out.append(_c(HOLDS, event.pile, [event.card], n, f"seen in {event.pile}"))
+            out.append(_one(HOLDS, event.pile, event.card, n, f"seen in {event.pile}"))
     elif isinstance(event, Show):
         if event.card is not None:
-            out.append(_c(HOLDS, event.shower, [event.card], n, f"{event.shower} showed it"))
+            out.append(_one(HOLDS, event.shower, event.card, n, f"{event.shower} showed it"))
     elif isinstance(event, Reveal):
         assert event.card is not None  # a reveal always names its card
-        out.append(_c(HOLDS, event.by, [event.card], n, "revealed to everybody"))
+        out.append(_one(HOLDS, event.by, event.card, n, "revealed to everybody"))
     return out
 
 
@@ -189,22 +199,25 @@ def problem(record: Record, constraints: Iterable[Constraint]) -> Problem:
     """The counting problem: where each card may lie, and the factors that weigh deals."""
     table = places(record)
     names = frozenset(p.name for p in table)
-    allowed: dict[str, set[str]] = {c.id: set(names) for c in record.edition.cards}
+    only = {name: frozenset((name,)) for name in names}
+    nowhere: frozenset[str] = frozenset()
+    categories = record.edition.category_of
+    allowed = dict.fromkeys(categories, names)
     factors: list[Factor] = []
-    for con in constraints:
-        if con.kind == HOLDS:
-            allowed[con.card] &= {con.place}
-        elif con.kind == LACKS:
-            allowed[con.card].discard(con.place)
-        elif con.kind == HOLDS_ONE_OF:
-            factors.append(at_least_one(con.place, con.cards))
-        elif con.kind == NOT_ALL:
-            factors.append(not_all(con.place, con.cards))
-        elif con.kind == CHOICE:
-            factors.append(chosen_uniformly(con.place, con.cards))
-    categories = {c.id: c.category for c in record.edition.cards}
-    return Problem(categories, table, {c: frozenset(s) for c, s in allowed.items()},
-                   tuple(factors))
+    for kind, place, cards, _, _ in constraints:
+        if kind == LACKS:
+            options = allowed[cards[0]]
+            if place in options:
+                allowed[cards[0]] = options - only[place]
+        elif kind == HOLDS:
+            allowed[cards[0]] = only[place] if place in allowed[cards[0]] else nowhere
+        elif kind == HOLDS_ONE_OF:
+            factors.append(at_least_one(place, cards))
+        elif kind == NOT_ALL:
+            factors.append(not_all(place, cards))
+        elif kind == CHOICE:
+            factors.append(chosen_uniformly(place, cards))
+    return Problem(categories, table, allowed, tuple(factors))
 
 
 def violated(record: Record, where: dict[str, str], model: str = "uniform"

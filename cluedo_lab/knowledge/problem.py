@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 Weight = int | Fraction
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     """A place that holds ``size`` cards; ``per_category`` fixes how many of each category
-    (the envelope), in which case ``size`` is their sum."""
+    (the envelope), in which case ``size`` is their sum. A named tuple, quick to build: every
+    count of a record makes its places anew."""
 
     name: str
     size: int
@@ -34,19 +35,20 @@ class Factor:
 
 
 def at_least_one(place: str, cards: Sequence[str]) -> Factor:
-    n = len(set(cards))
-    return Factor(place, frozenset(cards), (0,) + (1,) * n)
+    members = frozenset(cards)
+    return Factor(place, members, (0,) + (1,) * len(members))
 
 
 def not_all(place: str, cards: Sequence[str]) -> Factor:
-    n = len(set(cards))
-    return Factor(place, frozenset(cards), (1,) * n + (0,))
+    members = frozenset(cards)
+    return Factor(place, members, (1,) * len(members) + (0,))
 
 
 def chosen_uniformly(place: str, cards: Sequence[str]) -> Factor:
     """A refuter holding k of ``cards`` shows a given one with chance 1/k."""
-    n = len(set(cards))
-    return Factor(place, frozenset(cards), (0,) + tuple(Fraction(1, k) for k in range(1, n + 1)))
+    members = frozenset(cards)
+    return Factor(place, members,
+                  (0,) + tuple(Fraction(1, k) for k in range(1, len(members) + 1)))
 
 
 @dataclass(frozen=True)

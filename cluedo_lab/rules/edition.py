@@ -202,6 +202,11 @@ class Edition:
     def cards(self) -> tuple[Card, ...]:
         return tuple(card for category in self.categories for card in category.cards)
 
+    @cached_property
+    def category_of(self) -> Mapping[str, str]:
+        """Each card id's category (read, never changed: every count shares it)."""
+        return {card.id: card.category for card in self.cards}
+
     def category(self, category_id: str) -> Category:
         for category in self.categories:
             if category.id == category_id:
