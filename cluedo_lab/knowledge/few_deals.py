@@ -3,10 +3,16 @@
 Why: near the end of a game most cards are pinned down by the record itself (your hand, the
 cards shown to you) and the few still open have a handful of ways to be dealt. Reducing such a
 problem to classes for a DP (:mod:`.prepared`) then costs more than listing its deals. Here a
-card with one place left is put there, and the open cards are dealt place by place (each place
-every set of its size among the open cards that may lie there), a card going at the latest to
-its last possible place. Only whole-number weights (the uniform model) are listed, so the
-counts are the same ints the DPs give; anything else is left to :mod:`.counting`.
+card with one place left is put there, and the open cards are dealt:
+
+- card by card, each to every place with room left, when that makes at most :data:`FEW_WAYS`
+  ways (a record at its end: a few open cards with one or two places each);
+- otherwise place by place (each place every set of its size among the open cards that may lie
+  there), a card going at the latest to its last possible place, so that a full place or a
+  card's last chance cuts the search short.
+
+Only deals whose weights are whole numbers (the uniform model) are listed, so the counts are
+the same ints the DPs give; anything else is left to :mod:`.counting`.
 """
 
 from __future__ import annotations
@@ -17,6 +23,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .problem import Problem, Weight, weighed
+
+FEW_WAYS = 32
+"""Open cards whose places multiply to at most this many ways are dealt card by card: so few
+ways cost less to try one by one than the place-by-place search takes to set up."""
+
+Factors = dict[str, list[tuple[frozenset[str], tuple[Weight, ...]]]]
+"""The factors still open, by place: the open cards each counts and its weights from there."""
 
 
 @dataclass
@@ -31,18 +44,19 @@ class Listed:
     in_envelope: list[str] = field(default_factory=list)
     """The cards pinned to the envelope."""
     categories: Mapping[str, str] = field(default_factory=dict)
-    rank: Mapping[str, int] = field(default_factory=dict)
-    """Each category's place in the envelope."""
+    envelope_categories: tuple[str, ...] = ()
+    """The envelope's categories, in its order."""
 
     @property
     def has_envelope(self) -> bool:
         """Whether the problem has an envelope holding cards by category."""
-        return bool(self.rank)
+        return bool(self.envelope_categories)
 
     def envelope_weights(self) -> dict[tuple[str, ...], Weight]:
         """Each envelope's weight (its cards in the envelope's category order)."""
         out: dict[tuple[str, ...], Weight] = {}
-        rank, categories = self.rank, self.categories
+        rank = {category: i for i, category in enumerate(self.envelope_categories)}
+        categories = self.categories
         for weight, cards in self.deals:
             key = tuple(sorted(self.in_envelope + list(cards),
                                key=lambda c: rank[categories[c]]))
@@ -52,17 +66,14 @@ class Listed:
 
 def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: int = 0,
                    budget: int = 0) -> Listed | None:
-    """The deals listed, if a bound on them (the ways to fill each place from the open cards
-    that may go there, multiplied over the places) is at most ``limit``, or at most
-    ``tried`` and listing them takes at most ``budget`` fillings of a place (the bound is
-    loose when the open cards have few places each). None if not, or if the problem is not
-    one listed here (weights that are not whole numbers, an envelope holding two cards of a
+    """The deals listed, if they make at most :data:`FEW_WAYS` ways card by card, or if a
+    bound on them (the ways to fill each place from the open cards that may go there,
+    multiplied over the places) is at most ``limit``, or at most ``tried`` and listing them
+    takes at most ``budget`` fillings of a place (the bound is loose when the open cards have
+    few places each). None if not, or if the problem is not one listed here (a weight that
+    is not a whole number and that a deal may take, an envelope holding two cards of a
     category, a card with no place, a place overfilled by the cards pinned there, places
     that do not hold the deck: the DPs' reduction says what those mean)."""
-    for factor in problem.factors:
-        for each in factor.weights:
-            if type(each) is not int:
-                return None
     caps: dict[str, int] = {}
     env = None
     size = 0
@@ -73,34 +84,33 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
             if place.name != envelope:
                 return None
             env = place
-    if size != len(problem.categories):
+    categories = problem.categories
+    if size != len(categories):
         return None
     env_caps: dict[str, int] = {}
     if env is not None:
         env_caps = dict(env.per_category or {})
-        if sum(env_caps.values()) != env.size or any(n > 1 for n in env_caps.values()):
+        if sum(env_caps.values()) != env.size or max(env_caps.values()) > 1:
             return None
-    categories = problem.categories
-    at: dict[str, str] = {}             # pinned card -> its place
-    in_envelope: list[str] = []
-    open_cards: list[str] = []
-    for card, options in problem.allowed.items():
-        if len(options) != 1:
-            if not options:
-                return None
-            open_cards.append(card)
-            continue
-        (name,) = options
-        at[card] = name
+    allowed = problem.allowed
+    open_cards = [card for card, options in allowed.items() if len(options) != 1]
+    at = {card: name for card, options in allowed.items()  # pinned card -> its place
+          if len(options) == 1 for name in options}
+    for name in at.values():
         caps[name] -= 1
-        if env is not None and name == envelope:
-            category = categories[card]
-            if env_caps.get(category, 0) < 1:
-                return None
-            env_caps[category] -= 1
-            in_envelope.append(card)
-    if any(cap < 0 for cap in caps.values()):
+    if caps and min(caps.values()) < 0:
         return None
+    for card in open_cards:
+        if not allowed[card]:
+            return None
+    in_envelope = []
+    if env is not None:
+        in_envelope = [card for card, name in at.items() if name == envelope]
+    for card in in_envelope:
+        category = categories[card]
+        if env_caps.get(category, 0) < 1:
+            return None
+        env_caps[category] -= 1
 
     # Factors: the pinned cards give each its starting count; the rest is dealt.
     weight: Weight = 1
@@ -117,18 +127,30 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
             elif pinned == where:
                 already += 1
         if live:
-            factors_at.setdefault(where, []).append(
-                (frozenset(live), factor.weights[already:]))
+            weights = factor.weights[already:]
+            for each in weights:
+                if type(each) is not int:
+                    return None
+            factors_at.setdefault(where, []).append((frozenset(live), weights))
         else:
             weight *= factor.weights[already]
+    if type(weight) is not int:
+        return None
 
-    cell: dict[tuple[str, str], Weight] = {}
-    rank = {category: i for i, category in enumerate(env_caps)}
+    envelope_categories = tuple(env_caps)
     if not open_cards:
         if weight and not any(caps.values()) and not any(env_caps.values()):
-            cell = {(card, name): weight for card, name in at.items()}
-            return Listed(weight, cell, [(weight, ())], in_envelope, categories, rank)
+            return Listed(weight, dict.fromkeys(at.items(), weight), [(weight, ())],
+                          in_envelope, categories, envelope_categories)
         return Listed(0, {}, [])
+    few = _by_card(problem, open_cards, at, caps, envelope if env is not None else None,
+                   env_caps, weight, factors_at)
+    if few is not None:
+        if few.total:
+            few.in_envelope, few.categories = in_envelope, categories
+            few.envelope_categories = envelope_categories
+        return few
+    cell: dict[tuple[str, str], Weight] = {}
 
     # The bound, and the order: the places open cards may go to, fewest ways first.
     open_to: dict[str, list[str]] = {}
@@ -240,9 +262,68 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
             return None
     if not total:
         return Listed(0, {}, [])
-    for card, name in at.items():
-        cell[(card, name)] = total
-    return Listed(total, cell, listed, in_envelope, categories, rank)
+    cell.update(dict.fromkeys(at.items(), total))
+    return Listed(total, cell, listed, in_envelope, categories, envelope_categories)
+
+
+def _by_card(problem: Problem, open_cards: list[str], at: dict[str, str], caps: dict[str, int],
+             envelope: str | None, env_caps: dict[str, int], weight: Weight,
+             factors_at: Factors) -> Listed | None:
+    """The deals, each open card put in turn in every place with room left (in the envelope,
+    room in its category); None if that makes over :data:`FEW_WAYS` ways."""
+    categories = problem.categories
+    choices: list[list[str]] = []
+    ways = 1
+    for card in open_cards:
+        here = [name for name in problem.allowed[card] if caps[name]
+                and (name != envelope or env_caps.get(categories[card], 0))]
+        if not here:
+            return Listed(0, {}, [])
+        ways *= len(here)
+        if ways > FEW_WAYS:
+            return None
+        choices.append(here)
+    room = dict(caps)
+    room_by_category = dict(env_caps)
+    where = [""] * len(open_cards)
+    last = len(open_cards) - 1
+    total: Weight = 0
+    cell: dict[tuple[str, str], Weight] = {}
+    listed: list[tuple[Weight, tuple[str, ...]]] = []
+
+    def deal(i: int) -> None:
+        nonlocal total
+        category = categories[open_cards[i]]
+        for name in choices[i]:
+            if not room[name] or (name == envelope and not room_by_category[category]):
+                continue
+            where[i] = name
+            if i < last:
+                room[name] -= 1
+                if name == envelope:
+                    room_by_category[category] -= 1
+                deal(i + 1)
+                room[name] += 1
+                if name == envelope:
+                    room_by_category[category] += 1
+                continue
+            placed = list(zip(open_cards, where, strict=True))
+            w = weight
+            for place, factors in factors_at.items():
+                w = weighed(w, factors, [c for c, p in placed if p == place])
+            if w:
+                total += w
+                for key in placed:
+                    cell[key] = cell.get(key, 0) + w
+                if envelope is not None:
+                    listed.append((w, tuple(c for c, p in placed if p == envelope)))
+
+    if weight:
+        deal(0)
+    if not total:
+        return Listed(0, {}, [])
+    cell.update(dict.fromkeys(at.items(), total))
+    return Listed(total, cell, listed)
 
 
 class _OverBudget(Exception):
