@@ -405,6 +405,42 @@ def test_new_game_always_answers_and_closes_the_old_table():
     assert chooser.table.game.seed == 4 and chooser.table.notes == "learner"
 
 
+# ipykernel's IOPub socket (a ZMQ XPUB, no high-water mark set) queues at most ZMQ's default
+# 1,000 messages for a reader that is behind, and drops the rest without a word. The Voila
+# server reads that queue for the page; busy (a class, a loaded machine), it may read nothing
+# while a New game is sent, so a New game has to fit in the queue.
+IOPUB_QUEUE = 1000
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_new_game_fits_in_the_kernels_iopub_queue(monkeypatch, edition):
+    """One press of New game in the classroom app, at the edition's most players (the biggest
+    notepad, closed and opened again), sends fewer widget messages than the kernel's IOPub
+    socket queues: a burst above it lost its tail (the last of them "New game" and the new
+    table) and the page stayed on "Dealing…"."""
+    import comm
+
+    sent: list[str] = []
+
+    class Counting(comm.DummyComm):
+        def publish_msg(self, msg_type, *args, **kwargs):
+            sent.append(msg_type)
+
+    monkeypatch.setattr(comm, "create_comm", lambda **kwargs: Counting(**kwargs))
+    classroom = Classroom(edition, players=6)        # kept to the edition's most players
+    classroom.widget()
+    old = classroom.table
+    looks = old.learner_notepad._looks.models()
+    sent.clear()
+    classroom.chooser._seed.value = 1
+    classroom.chooser.start_button().click()
+    assert classroom.table is not old and classroom.chooser.start_button().description == \
+        "New game"
+    assert sent.count("comm_close") > 100 and sent.count("comm_open") > 100
+    assert len(sent) < IOPUB_QUEUE, f"{len(sent)} messages"
+    assert looks and all(model.comm is None for model in looks)    # shared looks closed too
+
+
 def test_the_classroom_board_follows_the_game_and_card_games_have_none():
     classroom = Classroom("cluedo-card-game-2018", players=3)
     ui = classroom.widget()

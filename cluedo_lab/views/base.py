@@ -40,34 +40,94 @@ def pre(text: str) -> str:
     return f"<pre>{escape(text)}</pre>"
 
 
+class CellLooks:
+    """The Layout and style models of a notepad's cells and labels, one per distinct look and
+    shared by every cell that has it.
+
+    Every widget model is a message to open it and one to close it, and each trait set after
+    that is one more: a 6-player 1949 notepad with a Layout and a ButtonStyle of its own per cell,
+    dressed after it was opened, sent about 1,600 messages (a border side per message). A New
+    game in the classroom app sent them all in one burst, above the 1,000 messages the kernel's
+    IOPub socket queues (ZMQ's default high-water mark): a server too busy to read them then
+    lost the tail of the burst, and the page stayed on "Dealing…". Shared looks make a cell one
+    Button model, opened already dressed (see :func:`cell_grid`), and a label one HTML model.
+    """
+
+    def __init__(self) -> None:
+        self._layouts: dict[str, Any] = {}
+        self._styles: dict[tuple[str, str], Any] = {}
+        self._labels: dict[str, Any] = {}
+
+    def layout(self, border: str) -> ipywidgets.Layout:
+        if border not in self._layouts:
+            import ipywidgets as w
+
+            self._layouts[border] = w.Layout(width="auto", height="26px", padding="0 2px",
+                                             border=border)
+        return self._layouts[border]
+
+    def style(self, color: str, weight: str = "normal") -> ipywidgets.ButtonStyle:
+        if (color, weight) not in self._styles:
+            import ipywidgets as w
+
+            self._styles[(color, weight)] = w.ButtonStyle(button_color=color,
+                                                          font_weight=weight)
+        return self._styles[(color, weight)]
+
+    def label(self, html: str, centred: bool = False) -> ipywidgets.HTML:
+        """A grid label (a place, a category, a card): its layout and style are shared too."""
+        import ipywidgets as w
+        from ipywidgets.widgets.widget_string import HTMLStyle
+
+        key = "centred" if centred else "label"
+        if key not in self._labels:
+            self._labels[key] = w.Layout(justify_content="center", width="auto") if centred \
+                else w.Layout()
+        if "style" not in self._labels:
+            self._labels["style"] = HTMLStyle()
+        return w.HTML(html, layout=self._labels[key], style=self._labels["style"])
+
+    def models(self) -> list[Any]:
+        """Every model made so far (for :func:`close_tree`: some may no longer be in use)."""
+        return [*self._layouts.values(), *self._styles.values(), *self._labels.values()]
+
+
 def cell_grid(edition: Any, places: Sequence[str], on_click: Callable[[str, str], Any],
-              buttons: dict[tuple[str, str], Any], *, css: str,
-              column: str) -> ipywidgets.GridBox:
+              buttons: dict[tuple[str, str], Any], *, css: str, column: str,
+              look: Callable[[str, str], dict[str, Any]], looks: CellLooks
+              ) -> ipywidgets.GridBox:
     """A notepad's card × place grid of buttons, a row per card under its category's name.
-    Each button is stored in ``buttons`` by (card id, place) and calls ``on_click(card, place)``."""
+    Each button is stored in ``buttons`` by (card id, place), calls ``on_click(card, place)`` and
+    is opened with ``look(card, place)``: its traits (layout and style from ``looks``), so that
+    drawing the grid sends no message per cell beyond its opening (see :func:`restyle`)."""
     import ipywidgets as w
 
-    grid: list[Any] = [w.HTML("")]
-    grid += [w.HTML(f"<b>{escape(p)}</b>", layout=w.Layout(justify_content="center",
-                                                           width="auto"))
-             for p in places]
+    grid: list[Any] = [looks.label("")]
+    grid += [looks.label(f"<b>{escape(p)}</b>", centred=True) for p in places]
     for category in edition.categories:
         # A full row (not one spanning cell: ipywidgets drops an initial grid_column).
-        grid.append(w.HTML(f"<b>{escape(category.name)}</b>"))
-        grid += [w.HTML("") for _ in places]
+        grid.append(looks.label(f"<b>{escape(category.name)}</b>"))
+        grid += [looks.label("") for _ in places]
         for card in category.cards:
-            grid.append(w.HTML(escape(card.name)))
+            grid.append(looks.label(escape(card.name)))
             for place in places:
-                button = w.Button(layout=w.Layout(width="auto", height="26px",
-                                                  padding="0 2px"))
-                button.add_class(css)
-                button.add_class(f"cluedo-cell-{card.id}-{slug(place)}")
+                button = w.Button(**look(card.id, place),
+                                  _dom_classes=(css, f"cluedo-cell-{card.id}-{slug(place)}"))
                 button.on_click(lambda _b, c=card.id, p=place: on_click(c, p))
                 buttons[(card.id, place)] = button
                 grid.append(button)
-    return w.GridBox(grid, layout=w.Layout(
+    box = w.GridBox(grid, layout=w.Layout(
         grid_template_columns=f"max-content repeat({len(places)}, {column})",
         grid_gap="2px 4px", align_items="center"))
+    box.shared_models = looks.models
+    return box
+
+
+def restyle(button: Any, look: dict[str, Any]) -> None:
+    """Give a button the traits in ``look`` in one message (traits already so send nothing)."""
+    with button.hold_sync():
+        for name, value in look.items():
+            setattr(button, name, value)
 
 
 def beside(widget: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
 from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes
-from .base import InteractiveView, beside, cell_grid, live_box, pre, shade, slug
+from .base import CellLooks, InteractiveView, beside, cell_grid, live_box, pre, restyle, shade, slug
 from .reprs import knowledge_html
 
 if TYPE_CHECKING:
@@ -168,9 +168,10 @@ class LearnerNotepad(InteractiveView):
         import ipywidgets as w
 
         k = self.knowledge
+        self._looks = CellLooks()
         table = cell_grid(k.edition, k.places, self.click, self._buttons,
-                          css="cluedo-learner-cell",
-                          column="minmax(4.5em, max-content)")
+                          css="cluedo-learner-cell", column="minmax(4.5em, max-content)",
+                          look=self._look, looks=self._looks)
         buttons = []
         for label, action, tip in (
                 ("Check", self.check, "How many of my marks are wrong or not yet justified?"),
@@ -190,18 +191,22 @@ class LearnerNotepad(InteractiveView):
         box.add_class("cluedo-learner-notepad")
         return box
 
-    def _refresh(self) -> None:
+    def _look(self, card: str, place: str) -> dict[str, Any]:
+        """A cell's button traits: its mark, colour, border and tooltip."""
         k = self.knowledge
+        mark = self.notes.marks.get((card, place))
+        return {"description": self.cell(card, place),
+                "style": self._looks.style(shade(k.probability(card, place)) if self.revealed
+                                           else MARK_COLOURS[mark]),
+                "layout": self._looks.layout(FLAGGED_BORDER if (card, place) in self.flagged
+                                             else CELL_BORDER),
+                "tooltip": (f"{k.card(card).name} / {place}: "
+                            + (f"{k.probability(card, place)} of the deals"
+                               if self.revealed else "click to change your mark"))}
+
+    def _refresh(self) -> None:
         for (card, place), button in self._buttons.items():
-            button.description = self.cell(card, place)
-            mark = self.notes.marks.get((card, place))
-            button.style.button_color = (shade(k.probability(card, place)) if self.revealed
-                                         else MARK_COLOURS[mark])
-            button.layout.border = (FLAGGED_BORDER if (card, place) in self.flagged
-                                    else CELL_BORDER)
-            button.tooltip = (f"{k.card(card).name} / {place}: "
-                              + (f"{k.probability(card, place)} of the deals"
-                                 if self.revealed else "click to change your mark"))
+            restyle(button, self._look(card, place))
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
         self._message.value = (f"<pre style='white-space:pre-wrap;line-height:1.4'>"
                                f"{escape(self.message)}</pre>")

@@ -886,18 +886,20 @@ class Table(InteractiveView):
                 value = picked.get((control.label, f.name), f.default)
                 if value not in {v for _, v in f.options}:
                     value = f.default
+                # Classes given at opening: add_class would send a message each (see
+                # views.base.CellLooks on why a new game counts its messages).
                 dropdown = w.Dropdown(options=list(f.options), value=value,
                                       description=f.label,
                                       style={"description_width": "initial"},
-                                      layout=w.Layout(width="auto"))
-                dropdown.add_class("cluedo-table-field")
-                dropdown.add_class(f"cluedo-field-{slug(f.label)}")
+                                      layout=w.Layout(width="auto"),
+                                      _dom_classes=("cluedo-table-field",
+                                                    f"cluedo-field-{slug(f.label)}"))
                 fields[f.name] = dropdown
             button = w.Button(description=control.label, layout=w.Layout(width="auto"),
                               button_style="primary" if control.kind != "accuse" else "danger",
-                              tooltip=control.summary())
-            button.add_class("cluedo-table-action")
-            button.add_class(f"cluedo-action-{control.kind}")
+                              tooltip=control.summary(),
+                              _dom_classes=("cluedo-table-action",
+                                            f"cluedo-action-{control.kind}"))
             button.on_click(self._clicker(control, fields))
             self._rows.append((control, fields, button))
             rows.append(w.HBox([*fields.values(), button],
@@ -1043,11 +1045,13 @@ class TableChooser(InteractiveView):
 
 
 def close_tree(widget: Any) -> None:
-    """Close a widget and every widget under it (its children, layout and style): a view
-    replaced for good, so the page and the kernel can forget its models."""
+    """Close a widget and every widget under it (its children, layout and style, and the looks
+    a notepad's cells share): a view replaced for good, so the page and the kernel can forget
+    its models."""
     for child in getattr(widget, "children", ()):
         close_tree(child)
-    for part in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+    for part in (getattr(widget, "layout", None), getattr(widget, "style", None),
+                 *getattr(widget, "shared_models", list)()):
         if part is not None and hasattr(part, "close"):
             part.close()
     widget.close()

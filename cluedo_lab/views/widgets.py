@@ -32,7 +32,17 @@ from ..rules.board import (
 )
 from ..rules.dice import Dice, DiceLike
 from ..rules.edition import Edition
-from .base import InteractiveView, beside, cell_grid, live_box, place_phrase, pre, shade
+from .base import (
+    CellLooks,
+    InteractiveView,
+    beside,
+    cell_grid,
+    live_box,
+    place_phrase,
+    pre,
+    restyle,
+    shade,
+)
 from .board_svg import origin, render_svg
 from .reprs import knowledge_html, legend
 
@@ -131,8 +141,9 @@ class Notepad(InteractiveView):
         import ipywidgets as w
 
         k = self.knowledge
+        self._looks = CellLooks()
         table = cell_grid(k.edition, k.places, self.select, self._buttons, css="cluedo-cell",
-                          column="6.5em")
+                          column="6.5em", look=self._look, looks=self._looks)
         table.add_class("cluedo-notepad-grid")
         self._caption_widget = w.HTML()
         self._caption_widget.add_class("cluedo-notepad-caption")
@@ -144,15 +155,19 @@ class Notepad(InteractiveView):
         box.add_class("cluedo-notepad")
         return box
 
-    def _refresh(self) -> None:
+    def _look(self, card: str, place: str) -> dict[str, Any]:
+        """A cell's button traits: its chance, colour, border and tooltip."""
         k = self.knowledge
+        p = k.probability(card, place)
+        return {"description": cell_text(p),
+                "tooltip": f"{k.card(card).name} / {place}: {numbers.exact(p)}",
+                "style": self._looks.style(shade(p), "bold" if p in (0, 1) else "normal"),
+                "layout": self._looks.layout(SELECTED_BORDER if (card, place) == self.selected
+                                             else "")}
+
+    def _refresh(self) -> None:
         for (card, place), button in self._buttons.items():
-            p = k.probability(card, place)
-            button.description = cell_text(p)
-            button.tooltip = f"{k.card(card).name} / {place}: {numbers.exact(p)}"
-            button.style.button_color = shade(p)
-            button.style.font_weight = "bold" if p in (0, 1) else "normal"
-            button.layout.border = (SELECTED_BORDER if (card, place) == self.selected else "")
+            restyle(button, self._look(card, place))
             if (card, place) == self.selected:
                 button.add_class("cluedo-selected")
             else:
