@@ -93,19 +93,23 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
         if sum(env_caps.values()) != env.size or max(env_caps.values()) > 1:
             return None
     allowed = problem.allowed
-    open_cards = [card for card, options in allowed.items() if len(options) != 1]
-    at = {card: name for card, options in allowed.items()  # pinned card -> its place
-          if len(options) == 1 for name in options}
-    for name in at.values():
-        caps[name] -= 1
+    by_category = envelope if env is not None else None     # the envelope, if by category
+    at: dict[str, str] = {}             # pinned card -> its place
+    open_cards: list[str] = []
+    in_envelope: list[str] = []
+    for card, options in allowed.items():
+        if len(options) == 1:
+            (name,) = options
+            at[card] = name
+            caps[name] -= 1
+            if name == by_category:
+                in_envelope.append(card)
+        elif options:
+            open_cards.append(card)
+        else:
+            return None
     if caps and min(caps.values()) < 0:
         return None
-    for card in open_cards:
-        if not allowed[card]:
-            return None
-    in_envelope = []
-    if env is not None:
-        in_envelope = [card for card, name in at.items() if name == envelope]
     for card in in_envelope:
         category = categories[card]
         if env_caps.get(category, 0) < 1:
@@ -143,7 +147,7 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
             return Listed(weight, dict.fromkeys(at.items(), weight), [(weight, ())],
                           in_envelope, categories, envelope_categories)
         return Listed(0, {}, [])
-    few = _by_card(problem, open_cards, at, caps, envelope if env is not None else None,
+    few = _by_card(problem, open_cards, at, caps, by_category,
                    env_caps, weight, factors_at)
     if few is not None:
         if few.total:
@@ -283,8 +287,7 @@ def _by_card(problem: Problem, open_cards: list[str], at: dict[str, str], caps: 
         if ways > FEW_WAYS:
             return None
         choices.append(here)
-    room = dict(caps)
-    room_by_category = dict(env_caps)
+    room, room_by_category = caps, env_caps     # taken and given back as cards are dealt
     where = [""] * len(open_cards)
     last = len(open_cards) - 1
     total: Weight = 0
