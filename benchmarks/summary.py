@@ -56,8 +56,10 @@ if corpus.exists():
           f"{whole['worst_ms']:.0f} ms; envelope over 2x the table on "
           f"{whole['envelope_over_2x']} records; slower than the brute-force floor on "
           f"{whole['slower_than_floor']}"
-          + (f" (by at most {whole['floor_sooner_ms_worst']:.2f} ms)"
-             if "floor_sooner_ms_worst" in whole else "") + ". The worst records:\n")
+          + (f" (by at most {whole['floor_sooner_ms_worst']:.3f} ms)"
+             if whole["slower_than_floor"] else "")
+          + (f", at most {whole['engine_over_floor_worst']:.2f} of its time"
+             if "engine_over_floor_worst" in whole else "") + ". The worst records:\n")
     print("| record | table ms | envelope ms | DP | states | peak MB |")
     print("|---|---|---|---|---|---|")
     for r in whole["worst"]:
