@@ -444,6 +444,9 @@ def test_learner_marks_checks_hints_and_accuses_in_the_app(screen, voila, refuse
         solution = ", ".join(c.name for c in engine.game.deal.envelope)
         expect(status.locator(".cluedo-table-ending")).to_contain_text(
             f"The solution: {solution}.")
+        # The log and the learner's notes follow the game to its end.
+        expect(log).to_contain_text("P1 solves the crime and wins")
+        expect(table.locator(".cluedo-learner-caption")).to_contain_text("after 1 event")
         shot(page, "app_game_over.png")
         assert refused == []
 
