@@ -9,6 +9,7 @@ tests check them against the engine.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 
 import sympy
@@ -40,21 +41,50 @@ def deals(edition: Edition, players: int) -> sympy.Expr:
 
 
 def deals_from_seat(edition: Edition, players: int, seat: int,
-                    hand: Sequence[Card | str]) -> sympy.Expr:
+                    hand: Sequence[Card | str], face_up: Sequence[Card | str] = ()) -> sympy.Expr:
     """Deals a player holding ``hand`` cannot tell apart before anything happens: envelopes
-    without their cards × ways to share the other cards among the other hands."""
+    without the cards they see × ways to share the other cards among the other hands. The
+    cards laid ``face_up`` (an edition whose cards do not share out evenly) are seen by
+    everyone, so they count like the hand."""
     cards = [edition.card(c) for c in hand]
+    shown = [edition.card(c) for c in face_up]
     sizes = list(edition.hand_sizes(players))
     if len(cards) != sizes[seat]:
         raise ValueError(f"seat {seat} holds {sizes[seat]} cards, not {len(cards)}")
-    held = {c.id: sum(1 for h in cards if h.category == c.id) for c in edition.categories}
+    if len(shown) != edition.face_up_count(players):
+        raise ValueError(f"{edition.name} with {players} players lays "
+                         f"{edition.face_up_count(players)} cards face up, not {len(shown)}")
+    seen = cards + shown
+    held = {c.id: sum(1 for h in seen if h.category == c.id) for c in edition.categories}
     env = sympy.Mul(*(binomial(len(c.cards) - held[c.id], edition.deal.envelope[c.id],
                                evaluate=False) for c in edition.categories), evaluate=False)
-    others = sizes[:seat] + sizes[seat + 1:]
-    others += [edition.face_up_count(players)] if edition.face_up_count(players) else []
-    others += [1] * edition.deal.face_down
-    rest = len(edition.cards) - edition.envelope_size - len(cards)
+    others = sizes[:seat] + sizes[seat + 1:] + [1] * edition.deal.face_down
+    rest = len(edition.cards) - edition.envelope_size - len(seen)
     return sympy.Mul(env, multinomial(rest, others), evaluate=False)
+
+
+def most_deals_from_a_seat(edition: Edition, players: int) -> int:
+    """The most deals any seat cannot tell apart before anything happens: the largest
+    :func:`deals_from_seat` over the seats (a smaller hand leaves more to share) and over how
+    the cards a seat sees fall into the categories (the fewer of a category seen, the more
+    envelopes). No event adds deals, so no chance in such a game has a larger denominator."""
+    sizes = edition.hand_sizes(players)
+    seen = {size + edition.face_up_count(players) for size in sizes}
+    envelope = edition.deal.envelope
+    outside = [len(c.cards) - envelope[c.id] for c in edition.categories]
+    best = 0
+    for known in seen:
+        env = max((math.prod(math.comb(len(c.cards) - k, envelope[c.id])
+                             for c, k in zip(edition.categories, split, strict=True))
+                   for split in _splits(known, outside)), default=0)
+        size = known - edition.face_up_count(players)
+        others = list(sizes)
+        others.remove(size)
+        others += [1] * edition.deal.face_down
+        rest = len(edition.cards) - edition.envelope_size - known
+        share = math.factorial(rest) // math.prod(math.factorial(p) for p in others)
+        best = max(best, env * share)
+    return best
 
 
 def accusation_chance_with_hand(edition: Edition, hand: Sequence[Card | str]) -> Rational:

@@ -23,6 +23,7 @@ from ..bots.registry import make_bot
 from ..games.board_game import BoardGame
 from ..games.factory import new_game
 from ..games.game import Game
+from ..knowledge import closed_forms
 from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
@@ -141,21 +142,11 @@ def _player_counts(edition: str | Edition | Variant, ed: Edition, players: int |
     return tuple(range(max(low, 3) if high >= 3 else low, high + 1))
 
 
-_OPEN_DEALS: dict[tuple[str, int], int] = {}
-""":func:`_open_deals` by edition id (a variant's id names its options) and player count:
-every chance puzzle's level check asks, and a board edition's count takes a tenth of a
-second."""
-
-
 def _open_deals(ed: Edition, players: int) -> int:
-    """How many deals fit a record of ``players`` before any event: events only rule deals
-    out, so no chance in such a game has a larger denominator."""
-    key = (ed.id, players)
-    if key not in _OPEN_DEALS:
-        data = new_game(ed, players, 0).record_for(0)
-        data["events"] = []
-        _OPEN_DEALS[key] = int(_knowledge(data, ed).consistent_deals)
-    return _OPEN_DEALS[key]
+    """How many deals fit a record of ``players`` before any event, from the seat that sees
+    the least: events only rule deals out, so no chance in such a game has a larger
+    denominator."""
+    return closed_forms.most_deals_from_a_seat(ed, players)
 
 
 def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int = 0,
