@@ -234,7 +234,7 @@ def violated(record: Record, where: dict[str, str], model: str = "uniform"
               NOT_ALL: not all(inside), CHOICE: any(inside)}[con.kind]
         if not ok:
             broken.append(con)
-    category = {c.id: c.category for c in record.edition.cards}
+    category = record.edition.category_of
     for place in places(record):
         held = [c for c, p in where.items() if p == place.name]
         counts = {cat: sum(1 for c in held if category[c] == cat)

@@ -86,7 +86,7 @@ class _Dealer:
         unknown = {c.kind for c in self.checks} - {cons.LACKS, cons.HOLDS_ONE_OF, cons.NOT_ALL}
         if unknown:
             raise ValueError(f"the sampler cannot check {sorted(unknown)} constraints")
-        category = {c.id: c.category for c in record.edition.cards}
+        category = record.edition.category_of
         room = {p.name: p.size for p in self.places}
         env = next(p for p in self.places if p.name == ENVELOPE)
         assert env.per_category is not None, "the envelope holds cards by category"
