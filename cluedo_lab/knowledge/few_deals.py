@@ -28,6 +28,9 @@ FEW_WAYS = 32
 """Open cards whose places multiply to at most this many ways are dealt card by card: so few
 ways cost less to try one by one than the place-by-place search takes to set up."""
 
+Deals = list[tuple[Weight, tuple[str, ...]]]
+"""Each deal's weight and the open cards it puts in the envelope."""
+
 Factors = dict[str, list[tuple[frozenset[str], tuple[Weight, ...]]]]
 """The factors still open, by place: the open cards each counts and its weights from there."""
 
@@ -39,8 +42,7 @@ class Listed:
 
     total: Weight
     cell: dict[tuple[str, str], Weight]
-    deals: list[tuple[Weight, tuple[str, ...]]]
-    """Each deal's weight and the open cards it puts in the envelope."""
+    deals: Deals
     in_envelope: list[str] = field(default_factory=list)
     """The cards pinned to the envelope."""
     categories: Mapping[str, str] = field(default_factory=dict)
@@ -141,19 +143,20 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
     if type(weight) is not int:
         return None
 
-    envelope_categories = tuple(env_caps)
+    def listed(total: Weight, cell: dict[tuple[str, str], Weight], deals: Deals) -> Listed:
+        """The deals found, with the pinned cards' cells (each in every deal)."""
+        if not total:
+            return Listed(0, {}, [])
+        cell.update(dict.fromkeys(at.items(), total))
+        return Listed(total, cell, deals, in_envelope, categories, tuple(env_caps))
+
     if not open_cards:
-        if weight and not any(caps.values()) and not any(env_caps.values()):
-            return Listed(weight, dict.fromkeys(at.items(), weight), [(weight, ())],
-                          in_envelope, categories, envelope_categories)
+        if not any(caps.values()) and not any(env_caps.values()):
+            return listed(weight, {}, [(weight, ())])
         return Listed(0, {}, [])
-    few = _by_card(problem, open_cards, at, caps, by_category,
-                   env_caps, weight, factors_at)
-    if few is not None:
-        if few.total:
-            few.in_envelope, few.categories = in_envelope, categories
-            few.envelope_categories = envelope_categories
-        return few
+    found = _by_card(problem, open_cards, caps, by_category, env_caps, weight, factors_at)
+    if found is not None:
+        return listed(*found)
     cell: dict[tuple[str, str], Weight] = {}
 
     # The bound, and the order: the places open cards may go to, fewest ways first.
@@ -196,7 +199,7 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
         musts[step].append(card)
 
     total: Weight = 0
-    listed: list[tuple[Weight, tuple[str, ...]]] = []
+    deals: Deals = []
     chosen: list[tuple[str, tuple[str, ...]]] = []
     env_step = step_of.get(envelope) if env is not None and envelope is not None else None
     may_at = [frozenset(open_to[name]) for name in order]
@@ -243,7 +246,7 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
                         key = (c, name)
                         cell[key] = cell.get(key, 0) + w
                 if env is not None:
-                    listed.append((w, () if env_step is None else chosen[env_step][1]))
+                    deals.append((w, () if env_step is None else chosen[env_step][1]))
             if forced:
                 chosen.pop()
             return
@@ -264,17 +267,15 @@ def list_few_deals(problem: Problem, envelope: str | None, limit: int, tried: in
             deal(0, open_cards, weight)
         except _OverBudget:
             return None
-    if not total:
-        return Listed(0, {}, [])
-    cell.update(dict.fromkeys(at.items(), total))
-    return Listed(total, cell, listed, in_envelope, categories, envelope_categories)
+    return listed(total, cell, deals)
 
 
-def _by_card(problem: Problem, open_cards: list[str], at: dict[str, str], caps: dict[str, int],
+def _by_card(problem: Problem, open_cards: list[str], caps: dict[str, int],
              envelope: str | None, env_caps: dict[str, int], weight: Weight,
-             factors_at: Factors) -> Listed | None:
-    """The deals, each open card put in turn in every place with room left (in the envelope,
-    room in its category); None if that makes over :data:`FEW_WAYS` ways."""
+             factors_at: Factors) -> tuple[Weight, dict[tuple[str, str], Weight], Deals] | None:
+    """The deals' total weight, the open cards' cells and the deals, each open card put in
+    turn in every place with room left (in the envelope, room in its category); None if that
+    makes over :data:`FEW_WAYS` ways."""
     categories = problem.categories
     choices: list[list[str]] = []
     ways = 1
@@ -282,7 +283,7 @@ def _by_card(problem: Problem, open_cards: list[str], at: dict[str, str], caps: 
         here = [name for name in problem.allowed[card] if caps[name]
                 and (name != envelope or env_caps.get(categories[card], 0))]
         if not here:
-            return Listed(0, {}, [])
+            return 0, {}, []
         ways *= len(here)
         if ways > FEW_WAYS:
             return None
@@ -292,7 +293,7 @@ def _by_card(problem: Problem, open_cards: list[str], at: dict[str, str], caps: 
     last = len(open_cards) - 1
     total: Weight = 0
     cell: dict[tuple[str, str], Weight] = {}
-    listed: list[tuple[Weight, tuple[str, ...]]] = []
+    deals: Deals = []
 
     def deal(i: int) -> None:
         nonlocal total
@@ -319,14 +320,11 @@ def _by_card(problem: Problem, open_cards: list[str], at: dict[str, str], caps: 
                 for key in placed:
                     cell[key] = cell.get(key, 0) + w
                 if envelope is not None:
-                    listed.append((w, tuple(c for c, p in placed if p == envelope)))
+                    deals.append((w, tuple(c for c, p in placed if p == envelope)))
 
     if weight:
         deal(0)
-    if not total:
-        return Listed(0, {}, [])
-    cell.update(dict.fromkeys(at.items(), total))
-    return Listed(total, cell, listed)
+    return total, cell, deals
 
 
 class _OverBudget(Exception):
