@@ -9,7 +9,6 @@ tests check them against the engine.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 
 import sympy
@@ -67,23 +66,18 @@ def most_deals_from_a_seat(edition: Edition, players: int) -> int:
     """The most deals any seat cannot tell apart before anything happens: the largest
     :func:`deals_from_seat` over the seats (a smaller hand leaves more to share) and over how
     the cards a seat sees fall into the categories (the fewer of a category seen, the more
-    envelopes). No event adds deals, so no chance in such a game has a larger denominator."""
+    envelopes; which cards of a category does not matter). No event adds deals, so no chance
+    in such a game has a larger denominator."""
     sizes = edition.hand_sizes(players)
-    seen = {size + edition.face_up_count(players) for size in sizes}
-    envelope = edition.deal.envelope
-    outside = [len(c.cards) - envelope[c.id] for c in edition.categories]
+    face_up = edition.face_up_count(players)
+    outside = [len(c.cards) - edition.deal.envelope[c.id] for c in edition.categories]
     best = 0
-    for known in seen:
-        env = max((math.prod(math.comb(len(c.cards) - k, envelope[c.id])
-                             for c, k in zip(edition.categories, split, strict=True))
-                   for split in _splits(known, outside)), default=0)
-        size = known - edition.face_up_count(players)
-        others = list(sizes)
-        others.remove(size)
-        others += [1] * edition.deal.face_down
-        rest = len(edition.cards) - edition.envelope_size - known
-        share = math.factorial(rest) // math.prod(math.factorial(p) for p in others)
-        best = max(best, env * share)
+    for seat in sorted({sizes.index(size) for size in sizes}):      # one seat per hand size
+        for split in _splits(sizes[seat] + face_up, outside):
+            seen = [card for category, k in zip(edition.categories, split, strict=True)
+                    for card in category.cards[:k]]
+            count = deals_from_seat(edition, players, seat, seen[face_up:], seen[:face_up])
+            best = max(best, int(count.doit()))
     return best
 
 
