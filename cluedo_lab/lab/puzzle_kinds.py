@@ -117,7 +117,8 @@ def levels_of(kind: str, edition: str | Edition | Variant, players: int | None =
                       f"proves a card in at most {ed.question.items} steps (level 1), or in "
                       f"{smallest + 2} through an envelope card your hand pins (level 3)")
     if kind == "chance":
-        deals = max(_open_deals(ed, n) for n in counts)
+        # Events only rule deals out: no chance has a denominator above the empty record's.
+        deals = max(closed_forms.most_deals_from_a_seat(ed, n) for n in counts)
         if deals <= CHANCE_DENOMINATOR[4]:
             high = 4 if deals > CHANCE_DENOMINATOR[3] else 3
             why = (f"at most {deals:,} deals fit a record of {ed.name} with "
@@ -140,13 +141,6 @@ def _player_counts(edition: str | Edition | Variant, ed: Edition, players: int |
         return (fixed,)
     low, high = ed.min_players, min(ed.max_players, 4)
     return tuple(range(max(low, 3) if high >= 3 else low, high + 1))
-
-
-def _open_deals(ed: Edition, players: int) -> int:
-    """How many deals fit a record of ``players`` before any event, from the seat that sees
-    the least: events only rule deals out, so no chance in such a game has a larger
-    denominator."""
-    return closed_forms.most_deals_from_a_seat(ed, players)
 
 
 def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int = 0,
