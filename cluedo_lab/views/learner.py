@@ -194,15 +194,17 @@ class LearnerNotepad(InteractiveView):
     def _look(self, card: str, place: str) -> dict[str, Any]:
         """A cell's button traits: its mark, colour, border and tooltip."""
         k = self.knowledge
-        mark = self.notes.marks.get((card, place))
+        if self.revealed:
+            p = k.probability(card, place)
+            colour, tip = shade(p), f"{p} of the deals"
+        else:
+            colour, tip = MARK_COLOURS[self.notes.marks.get((card, place))], \
+                "click to change your mark"
         return {"description": self.cell(card, place),
-                "style": self._looks.style(shade(k.probability(card, place)) if self.revealed
-                                           else MARK_COLOURS[mark]),
+                "style": self._looks.style(colour),
                 "layout": self._looks.layout(FLAGGED_BORDER if (card, place) in self.flagged
                                              else CELL_BORDER),
-                "tooltip": (f"{k.card(card).name} / {place}: "
-                            + (f"{k.probability(card, place)} of the deals"
-                               if self.revealed else "click to change your mark"))}
+                "tooltip": f"{k.card(card).name} / {place}: {tip}"}
 
     def _refresh(self) -> None:
         for (card, place), button in self._buttons.items():
