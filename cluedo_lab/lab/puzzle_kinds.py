@@ -569,7 +569,7 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
         size = 0 if level == 1 else min(len(events), rng.randint(low, 2 * level))
         chosen = sorted(rng.sample(range(len(events)), size))
         data = _with(base, [events[i] for i in chosen])
-        k = _knowledge(data)
+        k = _knowledge(data, game.edition)
         record, ed = k.record, k.edition
         cells = [(c.id, p) for c in ed.cards for p in record.places
                  if p not in (record.observer, "face-up") and k.status(c.id, p) is None]
@@ -631,7 +631,7 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
     events = base["events"]
     size = min(len(events), rng.randint(0, 2 + level))
     data = _with(base, [events[i] for i in sorted(rng.sample(range(len(events)), size))])
-    k = _knowledge(data)
+    k = _knowledge(data, game.edition)
     if k.solution() is not None:
         return None
     ranked = rank_questions(k)
@@ -752,7 +752,7 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
                   "pieces": {s: p if isinstance(p, str) else list(p)
                              for s, p in game.pieces().items()},
                   "roll": roll}
-    record = Record.from_dict(data)
+    record = _record(data, game.edition)
     return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
                   _setup_text(record), [], board_info)
 
