@@ -135,12 +135,8 @@ def race(record: Record, repeats: int, seconds: float
         floor_first = coin.random() < 0.5
         if floor_first:
             took = floor_once(record, seconds)
-        start = time.perf_counter()
-        k = Knowledge(record)
-        table = min(table, time.perf_counter() - start)
-        start = time.perf_counter()
-        k.envelope_distribution()
-        envelope = min(envelope, time.perf_counter() - start)
+        table_once, envelope_once, _ = timed_knowledge(record, 1)
+        table, envelope = min(table, table_once), min(envelope, envelope_once)
         if not floor_first:
             took = floor_once(record, seconds)
         if took is None:
