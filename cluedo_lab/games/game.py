@@ -214,16 +214,22 @@ class Game(ABC):
         """``action`` with names turned into the ids the legal actions use."""
         return action
 
-    # -- playing -----------------------------------------------------------------------------
-    def apply(self, action: Action | Mapping[str, Any]) -> None:
-        """Do ``action`` if it is legal; otherwise raise IllegalAction and change nothing.
-        Card, room and player names may stand for their ids."""
+    def legal_form(self, action: Action | Mapping[str, Any]) -> Action:
+        """``action`` as the legal actions write it (card, room and player names turned into
+        ids) if it is allowed now; otherwise raise IllegalAction saying why."""
         if not isinstance(action, Action):
             action = Action.from_dict(action)
         if not self.is_legal(action):
             action = self._canonical(action)
             if not self.is_legal(action):
                 raise IllegalAction(self.why_illegal(action))
+        return action
+
+    # -- playing -----------------------------------------------------------------------------
+    def apply(self, action: Action | Mapping[str, Any]) -> None:
+        """Do ``action`` if it is legal; otherwise raise IllegalAction and change nothing.
+        Card, room and player names may stand for their ids."""
+        action = self.legal_form(action)
         saved = self._position()
         try:
             self._apply(action)
