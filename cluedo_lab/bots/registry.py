@@ -8,22 +8,19 @@ detective a :class:`~cluedo_lab.views.table.Table` seats by default.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TypeAlias
 
-from ..games.game import Action, Game
+from ..games.game import Game
+from ..games.loop import Player
 from .explorer import ExplorerBot
 from .quick_detectives import QuickDetective
 from .strategies import STRATEGIES
 
-__all__ = ["Bot", "BOTS", "make_bot", "table_bot", "bot_names", "catalogue"]
+__all__ = ["Bot", "BOTS", "FOR_TESTS", "make_bot", "table_bot", "bot_names", "catalogue"]
 
 
-class Bot(Protocol):
-    """A player: chooses seat ``seat``'s next action through the game's public API only (its
-    legal actions, the seat's own record, the public table), seeded, never reading the
-    deal."""
-
-    def choose(self, game: Game, seat: int) -> Action: ...
+Bot: TypeAlias = Player[Game]
+"""A bot is a :class:`~cluedo_lab.games.loop.Player` of any game."""
 
 
 _THRESHOLDED = {cls.name for cls in STRATEGIES if cls.takes_threshold}
@@ -35,10 +32,15 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 }
 """Each bot's name and the class that plays it (called with a seed)."""
 
+FOR_TESTS = frozenset({"explorer"})
+"""Bots that play only to test the engine (the explorer's random games reach rare
+situations): never offered to students as opponents."""
 
-def bot_names() -> list[str]:
-    """The names :func:`make_bot` knows, strategy lab players first (weakest first)."""
-    return list(BOTS)
+
+def bot_names(for_students: bool = False) -> list[str]:
+    """The names :func:`make_bot` knows, strategy lab players first (weakest first); with
+    ``for_students``, only the bots a student may be offered (no test-only bots)."""
+    return [name for name in BOTS if not (for_students and name in FOR_TESTS)]
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

@@ -31,6 +31,10 @@ from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import IllegalAction
+from .action import Action
+from .loop import LIMIT, Player, run
+
+__all__ = ["Action", "Game", "edition_of", "required"]
 
 _T = TypeVar("_T")
 
@@ -39,61 +43,6 @@ def required(value: _T | None, what: str) -> _T:
     """``value``, which the rules say is there now (``what`` names it when it is not: a bug)."""
     if value is None:
         raise AssertionError(f"no {what} now")
-    return value
-
-
-@dataclass(frozen=True)
-class Action:
-    """One thing a seat does. ``args`` holds the details as sorted (key, value) pairs, so
-    actions compare and hash by value; values are JSON-friendly (str, int, bool, tuples)."""
-
-    kind: str
-    seat: int
-    args: tuple[tuple[str, Any], ...] = ()
-
-    @classmethod
-    def make(cls, kind: str, seat: int, **args: Any) -> Action:
-        return cls(kind, seat, tuple(sorted((k, _freeze(v)) for k, v in args.items())))
-
-    def __getitem__(self, key: str) -> Any:
-        for k, v in self.args:
-            if k == key:
-                return v
-        raise KeyError(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, **{k: _thaw(v) for k, v in self.args}}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Action:
-        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or not \
-                isinstance(data.get("seat"), int):
-            raise IllegalAction(f"not an action: {data!r} (needs 'kind' and 'seat')")
-        rest = {k: v for k, v in data.items() if k not in ("kind", "seat")}
-        return cls.make(data["kind"], data["seat"], **rest)
-
-    def __str__(self) -> str:
-        details = ", ".join(f"{k}={_thaw(v)}" for k, v in self.args)
-        return f"seat {self.seat}: {self.kind}" + (f" ({details})" if details else "")
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return value
-
-
-def _thaw(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_thaw(v) for v in value]
     return value
 
 
@@ -278,17 +227,10 @@ class Game(ABC):
             state[key] = value
         state.update(kept)
 
-    def play(self, bots: Sequence[Any], max_actions: int = 100_000) -> int | None:
-        """Let ``bots`` (one per seat, each with ``choose(game, seat)``: see :mod:`cluedo_lab.bots`)
-        play to the end; returns the winner."""
-        if len(bots) != len(self.names):
-            raise ValueError(f"need {len(self.names)} bots, got {len(bots)}")
-        for _ in range(max_actions):
-            if self.is_over:
-                return self.winner
-            seat = self._acting
-            self.apply(bots[seat].choose(self, seat))
-        raise RuntimeError(f"no result after {max_actions} actions")
+    def play(self, bots: Sequence[Player[Game]], max_actions: int = LIMIT) -> int | None:
+        """Let ``bots`` (one :class:`~cluedo_lab.games.loop.Player` per seat) play to the end
+        with :func:`~cluedo_lab.games.loop.run`; returns the winner."""
+        return run(self, bots, max_actions).winner
 
     def _say(self, text: str) -> None:
         """A log line with no record event (turns, declarations, the end)."""

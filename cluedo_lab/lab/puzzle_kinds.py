@@ -23,6 +23,7 @@ from ..bots.registry import make_bot
 from ..games.board_game import BoardGame
 from ..games.factory import new_game
 from ..games.game import Game
+from ..games.loop import Player, run
 from ..knowledge import closed_forms
 from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
@@ -30,7 +31,7 @@ from ..knowledge.explain import Explanation, Fact, explain
 from ..records import ENVELOPE, Record
 from ..rules.board import reach_chance, room_distances
 from ..rules.edition import Card, Edition, load_edition
-from ..rules.errors import Contradiction, RecordError
+from ..rules.errors import ActionLimit, Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
 from .puzzles import (
@@ -698,10 +699,7 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
     # and the rarest (level 5) need many positions and rolls to meet.
     actions, stop = 0, rng.randint(4, 12)
     while True:
-        while actions < stop and not game.is_over and game.current is not None:
-            current = game.current
-            game.apply(bots[current].choose(game, current))
-            actions += 1
+        actions += _play_on(game, bots, stop - actions)
         if actions < stop or game.current is None:
             return None
         found = _reach_roll(game, game.current, rng.sample(totals, len(totals)), level)
@@ -755,6 +753,14 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
     record = _record(data, game.edition)
     return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
                   _setup_text(record), [], board_info)
+
+
+def _play_on(game: Game, bots: Sequence[Player[Game]], count: int) -> int:
+    """Play ``count`` more actions of ``game`` (fewer if it ends first); how many were played."""
+    try:
+        return run(game, bots, count).actions
+    except ActionLimit:
+        return count
 
 
 def _reach_roll(game: BoardGame, seat: int, rolls: Sequence[int], level: int

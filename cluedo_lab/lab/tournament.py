@@ -25,25 +25,32 @@ import hashlib
 import json
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots.registry import make_bot
 from ..games.factory import new_game
-from ..games.game import Game
+from ..games.game import Action, Game
+from ..games.loop import Player, run
 from ..rules.edition import Edition, load_edition
+from ..rules.errors import ActionLimit
+from ..rules.variant import Variant
 from .charts import Chart, bar_chart
 
-__all__ = ["run_tournament", "TournamentResult", "Row", "wilson", "play_game", "play",
-           "save_results", "load_results", "can_use_processes"]
+__all__ = ["run_tournament", "TournamentResult", "Row", "wilson", "play",
+           "save_results", "load_results", "can_use_processes", "InProcess"]
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
 
 FORMAT = 1
 """Version of the JSON written by :meth:`TournamentResult.to_json`."""
+
+_T = TypeVar("_T")
 
 GAME_COLUMNS = ("seed", "first", "winner", "turns", "wrong", "actions", "finished")
 """What is saved of each game (its lineup, number and fugitive follow from the tournament)."""
@@ -101,29 +108,30 @@ class _TurnCounter:
             self.turns[action.seat] += 1
 
 
-def play_game(edition: Edition | str, lineup: Sequence[str], seed: int,
-              bot_seeds: Sequence[int], options: Mapping[str, Any] | None = None,
-              max_actions: int = 20_000) -> dict[str, Any]:
-    """Play one game, ``lineup[s]`` in seat ``s``, and summarise it (JSON-friendly)."""
-    game = new_game(edition, len(lineup), seed, **dict(options or {}))
-    bots = [make_bot(spec, s) for spec, s in zip(lineup, bot_seeds, strict=True)]
-    summary = play(game, bots, max_actions)
-    return {"seed": seed, "lineup": list(lineup), **summary}
+class _Counted:
+    """A bot whose every choice the turn counter sees before it is played."""
+
+    def __init__(self, bot: Player[Game], counter: _TurnCounter):
+        self.bot = bot
+        self.counter = counter
+
+    def choose(self, game: Game, seat: int) -> Action:
+        action = self.bot.choose(game, seat)
+        self.counter.before(game, action)
+        return action
 
 
-def play(game: Game, bots: Sequence[Any], max_actions: int = 20_000) -> dict[str, Any]:
+def play(game: Game, bots: Sequence[Player[Game]], max_actions: int = 20_000
+         ) -> dict[str, Any]:
     """Let ``bots`` (one per seat) play ``game`` on, and summarise what happened: the seat
     that moved first, the winner, the fugitive, each seat's own turns and wrong accusations,
     the number of actions, and whether the game finished within ``max_actions``."""
     counter = _TurnCounter(game)
     first = game.current
-    for _ in range(max_actions):
-        if game.is_over:
-            break
-        seat = game.current
-        action = bots[seat].choose(game, seat)
-        counter.before(game, action)
-        game.apply(action)
+    try:
+        run(game, [_Counted(bot, counter) for bot in bots], max_actions)
+    except ActionLimit:
+        pass                    # counted as unfinished, won by nobody
     finished = game.is_over
     names = list(game.names)
     wrong = [0] * len(names)
@@ -153,39 +161,49 @@ class _Plan:
         n = len(self.lineup)
         seats = [self.lineup[(s + index) % n] for s in range(n)]
         deal_seed = _derive(self.seed, "deal", index)
-        bot_seeds = [_derive(self.seed, "bot", index, s) for s in range(n)]
-        result = play_game(self.edition, seats, deal_seed, bot_seeds, self.options,
-                           self.max_actions)
-        result["game"] = index
-        return result
+        game = new_game(self.edition, n, deal_seed, **self.options)
+        bots = [make_bot(spec, _derive(self.seed, "bot", index, s))
+                for s, spec in enumerate(seats)]
+        return {"seed": deal_seed, "lineup": seats, **play(game, bots, self.max_actions),
+                "game": index}
 
 
-_WORKER_PLAN: _Plan | None = None
+    def games(self, first: int, stop: int) -> list[dict[str, Any]]:
+        """Games ``first`` to ``stop - 1``: one task for an executor."""
+        return [self.game(index) for index in range(first, stop)]
 
 
-def _init_worker(plan: _Plan) -> None:
-    global _WORKER_PLAN
-    _WORKER_PLAN = plan
+class InProcess(Executor):
+    """An executor that runs each task at once, in the calling process: the default, and
+    where no processes can be started (the kit in a browser)."""
+
+    def submit(self, fn: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
+        future: Future[_T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:     # the caller's .result() raises it
+            future.set_exception(error)
+        return future
 
 
-def _worker_game(index: int) -> dict[str, Any]:
-    assert _WORKER_PLAN is not None
-    return _WORKER_PLAN.game(index)
+def run_tournament(edition: Edition | Variant | str, bots: Sequence[str], games: int,
+                   seed: int = 0, players: int | None = None, workers: int = 1,
+                   progress: bool = False, max_actions: int = 20_000,
+                   executor: Executor | None = None, **options: Any) -> TournamentResult:
+    """Play ``games`` seeded games of ``edition`` (an Edition, an id or a :class:`Variant`)
+    between ``bots`` (names for :func:`cluedo_lab.bots.make_bot`, one per seat; with
+    ``players`` larger than the list, the list repeats to fill the table). Each game has its
+    own deal and the seats turn one place each game (see the module docstring).
 
-
-def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed: int = 0,
-                   players: int | None = None, workers: int = 1, progress: bool = False,
-                   max_actions: int = 20_000, **options: Any) -> TournamentResult:
-    """Play ``games`` seeded games of ``edition`` between ``bots`` (names for
-    :func:`cluedo_lab.bots.make_bot`, one per seat; with ``players`` larger than the list,
-    the list repeats to fill the table). Each game has its own deal and the seats turn one
-    place each game (see the module docstring). ``workers`` processes play in parallel; the
-    result does not depend on how many, and where :func:`can_use_processes` says no, one
-    process plays them all. ``progress`` shows a progress bar (tqdm). Other
-    keyword ``options`` go to the game (e.g. ``dice=1`` on a board, ``clue_cards=False``).
-    A game still running after ``max_actions`` actions counts as won by nobody and is marked
+    The games are played by ``executor`` (any :class:`concurrent.futures.Executor`: a Dask
+    client's, see :mod:`cluedo_lab.lab.cluster`), in batches of consecutive games; without
+    one, by ``workers`` processes of this machine (in this process when ``workers`` is 1 or
+    :func:`can_use_processes` says no). The result does not depend on the executor nor on
+    how many workers it has. ``progress`` shows a progress bar (tqdm). Other keyword
+    ``options`` go to the game (e.g. ``dice=1`` on a board, ``clue_cards=False``). A game
+    still running after ``max_actions`` actions counts as won by nobody and is marked
     unfinished."""
-    ed = load_edition(edition) if isinstance(edition, str) else edition
+    ed, name = _edition_and_name(edition)
     specs = [b.strip() for b in bots]
     if not specs or any(not b for b in specs):
         raise ValueError("name at least one bot (and no empty names)")
@@ -200,34 +218,62 @@ def run_tournament(edition: Edition | str, bots: Sequence[str], games: int, seed
         raise ValueError("play at least one game")
     if workers < 1:
         raise ValueError("workers must be at least 1")
+    # A bad option, or a board variant changing a rule the board engine does not read,
+    # fails here too.
+    new_game(edition if isinstance(edition, Variant) else ed, n, 0, **options)
     plan = _Plan(ed, lineup, seed, dict(options), max_actions)
-    new_game(ed, n, 0, **options)   # a bad option fails here too
+    rows = _play_all(plan, games, workers, executor,
+                     _progress_bar(games, progress, f"{ed.id} ({', '.join(specs)})"))
+    return TournamentResult(edition=ed.id, edition_name=name, players=n, bots=lineup,
+                            seed=seed, options=dict(options), games=rows)
+
+
+def _edition_and_name(edition: Edition | Variant | str) -> tuple[Edition, str]:
+    if isinstance(edition, Variant):
+        return edition.edition, edition.name
+    ed = load_edition(edition) if isinstance(edition, str) else edition
+    return ed, ed.name
+
+
+def _progress_bar(total: int, shown: bool, label: str) -> Any:
     from tqdm.auto import tqdm
 
     if not can_use_processes():
         tqdm.monitor_interval = 0   # nor threads: tqdm's monitor thread would warn on each bar
-    bar = tqdm(total=games, disable=not progress, desc=f"{ed.id} ({', '.join(specs)})",
-               unit="game")
-    rows: list[dict[str, Any]] = []
-    try:
-        if workers == 1 or not can_use_processes():
-            for index in range(games):
-                rows.append(plan.game(index))
-                bar.update()
-        else:
-            from concurrent.futures import ProcessPoolExecutor  # not importable everywhere
-            from multiprocessing import get_context
+    return tqdm(total=total, disable=not shown, desc=label, unit="game")
 
-            chunk = max(1, min(16, games // (workers * 8)))
-            with ProcessPoolExecutor(workers, mp_context=get_context(),
-                                     initializer=_init_worker, initargs=(plan,)) as pool:
-                for row in pool.map(_worker_game, range(games), chunksize=chunk):
-                    rows.append(row)
-                    bar.update()
-    finally:
-        bar.close()
-    return TournamentResult(edition=ed.id, edition_name=ed.name, players=n, bots=lineup,
-                            seed=seed, options=dict(options), games=rows)
+
+def _play_all(plan: _Plan, games: int, workers: int, executor: Executor | None,
+              bar: Any) -> list[dict[str, Any]]:
+    """Every game of ``plan``, in order, played by ``executor`` (or by ``workers``
+    processes), in batches small enough to keep every worker busy to the end."""
+    size = max(1, min(16, games // (workers * 8)))
+    batches = [(first, min(first + size, games)) for first in range(0, games, size)]
+    rows: list[dict[str, Any]] = []
+    with ExitStack() as stack:
+        if executor is None:
+            executor = InProcess() if workers == 1 or not can_use_processes() else \
+                stack.enter_context(_process_pool(workers))
+        stack.callback(bar.close)
+        # Every batch goes to a pool at once; in this process, each when its turn comes
+        # (so the progress bar moves).
+        submit = executor.submit
+        futures: Iterator[Future[list[dict[str, Any]]]] = (
+            submit(plan.games, first, stop) for first, stop in batches)
+        if not isinstance(executor, InProcess):
+            futures = iter(list(futures))
+        for future in futures:
+            batch = future.result()
+            rows += batch
+            bar.update(len(batch))
+    return rows
+
+
+def _process_pool(workers: int) -> Executor:
+    from concurrent.futures import ProcessPoolExecutor  # not importable everywhere
+    from multiprocessing import get_context
+
+    return ProcessPoolExecutor(workers, mp_context=get_context())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -29,21 +29,22 @@ envelope certain.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..knowledge import closed_forms as closed_forms
 from ..rules.edition import Card, Edition, TextTable
 from ..rules.variant import Variant, variant
 
 if TYPE_CHECKING:
+    from .charts import Chart
     from .tournament import TournamentResult
 
 Answer = tuple[tuple[int, str], ...]
@@ -360,9 +361,10 @@ class Simulation:
         out += [(f"seat {s} wins", f"{rate:.0%}") for s, rate in enumerate(self.seat_rates())]
         return out
 
-    def chart(self, title: str | None = None):
+    def chart(self, title: str | None = None) -> Chart:
         """Win rate by seat, with 95% intervals."""
         from .charts import bar_chart
+
         return bar_chart([f"seat {s}" for s in range(self.players)], self.seat_rates(),
                          intervals=self.seat_intervals(), percent=True, ymin=0, ymax=1,
                          title=title or f"{self.name}: wins by seat ({self.games} games)",
@@ -373,35 +375,16 @@ class Simulation:
             f"{k} {v}" for k, v in self.rows()) + ")"
 
 
-def _seed(*parts: Any) -> int:
-    """A seed from named parts, the same on every machine and for every PYTHONHASHSEED."""
-    text = "/".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
-
-
 def simulate(game: Edition | Variant | str, games: int = 30, seed: int = 0,
              players: int | None = None, bot: str = "detective",
-             max_actions: int = 20_000) -> Simulation:
+             max_actions: int = 20_000, executor: Executor | None = None) -> Simulation:
     """Play ``games`` seeded games of ``game``, every seat played by ``bot`` (a name for
-    :func:`cluedo_lab.bots.make_bot`), each game on its own deal."""
-    from ..rules.variant import VariantError, board_support
-    from .tournament import TournamentResult, play_game
+    :func:`cluedo_lab.bots.make_bot`), each game on its own deal: a tournament
+    (:func:`~cluedo_lab.lab.tournament.run_tournament`, played by ``executor`` if given)
+    between copies of one bot."""
+    from .tournament import run_tournament
 
     edition, name = _edition(game)
-    players = _count(edition, players)
-    if isinstance(game, Variant) and edition.family == "board":
-        problems = board_support(game)
-        if problems:
-            raise VariantError("board games support " + "; ".join(p for _, p in problems)
-                               + " only", [o for o, _ in problems])
-    if games < 1:
-        raise ValueError("play at least one game")
-    rows = []
-    for index in range(games):
-        row = play_game(edition, [bot] * players, _seed(seed, "deal", index),
-                        [_seed(seed, "bot", index, s) for s in range(players)],
-                        max_actions=max_actions)
-        rows.append({**row, "game": index})
-    result = TournamentResult(edition=edition.id, edition_name=name, players=players,
-                              bots=(bot,) * players, seed=seed, options={}, games=rows)
+    result = run_tournament(game, [bot], games, seed, players=_count(edition, players),
+                            max_actions=max_actions, executor=executor)
     return Simulation(name, result)

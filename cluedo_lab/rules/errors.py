@@ -57,3 +57,12 @@ class ProblemTooLarge(CluedoLabError, ValueError):
         self.size = size
         self.limit = limit
         super().__init__(f"{what}: up to {size:,} (the limit is {limit:,}). {advice}")
+
+
+class ActionLimit(CluedoLabError, RuntimeError):
+    """A game played by bots went on past ``limit`` actions without ending: bots that never
+    finish (a bug), or, in a tournament, a game counted as unfinished."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        super().__init__(f"no result after {limit:,} actions")
