@@ -19,9 +19,11 @@ import pytest
 from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.games import new_game
 from cluedo_lab.games.game import Game
+from cluedo_lab.games.seat import seat_of
 from cluedo_lab.knowledge.constraints import violated
+from cluedo_lab.lab.table_story import opening
 from cluedo_lab.rules.edition import all_editions
-from cluedo_lab.views.table import Table, opening
+from cluedo_lab.views.table import Table
 
 EDITIONS = [e.id for e in all_editions()]
 SEEDS = (1, 2)
@@ -147,13 +149,13 @@ def test_swapping_two_unseen_cards_between_other_hands_changes_no_seats_opening(
         if len(others) < 2:
             continue
         p, q = others[:2]
-        before = (game.record_for(seat), [str(x) for x in opening(game, seat)])
+        before = (game.record_for(seat), [str(x) for x in opening(seat_of(game, seat))])
         swapped = [list(h) for h in hands]
         swapped[p][0], swapped[q][0] = hands[q][0], hands[p][0]
         original = game.deal
         game.deal = dataclasses.replace(original, hands=tuple(tuple(h) for h in swapped))
         try:
-            after = (game.record_for(seat), [str(x) for x in opening(game, seat)])
+            after = (game.record_for(seat), [str(x) for x in opening(seat_of(game, seat))])
         finally:
             game.deal = original
         assert after == before, (edition_id, seat)

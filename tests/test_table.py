@@ -16,11 +16,13 @@ import pytest
 from cluedo_lab.games import new_game
 from cluedo_lab.games.board_game import BoardGame
 from cluedo_lab.games.game import Action
+from cluedo_lab.games.seat import seat_of
 from cluedo_lab.knowledge.engine import Knowledge
+from cluedo_lab.lab.table_controls import controls, makeable
 from cluedo_lab.rules.edition import all_editions
 from cluedo_lab.rules.errors import IllegalAction
 from cluedo_lab.views.classroom import Classroom
-from cluedo_lab.views.table import Table, TableChooser, controls, makeable
+from cluedo_lab.views.table import Table, TableChooser
 
 pytest.importorskip("ipywidgets")
 
@@ -93,8 +95,8 @@ def test_controls_make_exactly_the_legal_actions(edition_id):
 def test_controls_are_empty_unless_it_is_your_move():
     game = new_game("cluedo-card-game-2018", 3, seed=0)
     assert game.current == 0
-    assert controls(game, 1) == []
-    assert controls(game, 0)
+    assert controls(seat_of(game, 1)) == []
+    assert controls(seat_of(game, 0))
 
 
 def test_a_choice_with_few_options_is_one_button_per_option():

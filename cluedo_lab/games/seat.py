@@ -33,8 +33,8 @@ from .game import Action, Game
 
 __all__ = ["Seat", "BoardSeat", "CardSeat2002", "CardSeat2018", "seat_of"]
 
-G = TypeVar("G", bound=Game)
-C = TypeVar("C", bound=CardGame)
+G = TypeVar("G", bound=Game, covariant=True)
+C = TypeVar("C", bound=CardGame, covariant=True)
 
 
 class Seat(Generic[G]):
@@ -213,7 +213,7 @@ class BoardSeat(Seat[BoardGame]):
         return self.game.status().splitlines()
 
 
-def seat_of(game: Game, index: int) -> Seat[Any]:
+def seat_of(game: Game, index: int) -> Seat[Game]:
     """Seat ``index`` of ``game``, as the seat of its family."""
     if isinstance(game, BoardGame):
         return BoardSeat(game, index)

@@ -1,38 +1,33 @@
 """Play at the table: one seat is yours, bots play the others, any edition.
 
-A :class:`Table` is a thin view over one :class:`~cluedo_lab.game.Game`. Everything about the
-game lives in the game object; the table adds only what a seat at a real table sees:
+A :class:`Table` is the widgets of a :class:`~cluedo_lab.lab.table_session.TableSession`,
+which is everything else: your controls (:mod:`cluedo_lab.lab.table_controls`), what you are
+told (:mod:`cluedo_lab.lab.table_story`), the bots playing the other seats, accusations that
+wait for a confirmation, the ending. The table adds buttons and drop-downs for the controls,
+the log, the board of a board game, and the notepad beside the log: your own
+(:class:`~cluedo_lab.views.learner.LearnerNotepad`) or the engine's
+(:class:`~cluedo_lab.views.widgets.Notepad`) of your record.
 
-- :func:`controls` turns the game into the controls of your move: the legal actions grouped
-  by kind (a 2002 action card counts as its own kind), each group a button, with drop-downs for
-  the choices that vary (which suspect, which room, which card to show...).
-- :func:`narrate` writes your log. The engine's own log is written for an all-seeing reader
-  (every hand, every card shown), so it cannot be shown to a player. Your log says what was
-  done in the open (the action's public arguments, the dice) and gives every event *as your
-  record holds it* (:meth:`Game.record`), so it hides exactly what the observation model hides.
-- Your notepad is the :class:`~cluedo_lab.widgets.Notepad` of your record.
-
-After your action the bots play every other seat until you must act again (your turn, or a
-card to show). An illegal action (a stale click, the same card twice) leaves the game unchanged
-and shows the engine's reason. ``repr`` and ``_repr_html_`` give the static rendering (whose
-move, your hand, the legal actions, the end of your log); :meth:`Table.widget` the live one.
+``repr`` and ``_repr_html_`` give the static rendering (whose move, your hand, the legal
+actions, the end of your log); :meth:`Table.widget` the live one.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..bots.registry import table_bot
+from ..bots.registry import Bot
+from ..games.action import Action
 from ..games.factory import new_game
-from ..games.game import Action, Game
+from ..games.game import Game
 from ..knowledge.engine import Knowledge
-from ..records import Accuse, Record
+from ..lab.table_controls import Control, Field, controls, makeable
+from ..lab.table_session import TableSession, refusal
+from ..records import Record
+from ..rules.board import Heat
 from ..rules.edition import Edition, all_editions, load_edition
-from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
 from .base import InteractiveView, pre, slug
 from .board_svg import game_svg
 from .learner import LearnerNotepad
@@ -41,402 +36,12 @@ from .widgets import Notepad
 if TYPE_CHECKING:
     import ipywidgets
 
-__all__ = ["Control", "Field", "NOTES", "Table", "TableChooser", "controls", "ending", "makeable",
-           "narrate", "refusal"]
-
-EXPAND = 6
-"""A choice with at most this many options becomes one button per option (``Show Rope``)."""
-
-LOG_TAIL = 12
-"""Log lines in the static rendering."""
-
-MAX_BOT_ACTIONS = 100_000
-"""Bot actions allowed between two of yours before the table gives up (a stuck bot)."""
-
-VERBS = {"roll": "Roll the dice", "passage": "Secret passage to", "stay": "Stay where you are",
-         "move": "Move to", "suggest": "Suggest", "show": "Show", "reveal": "Reveal to all",
-         "pass": "Pass (a lie)", "clue": "Clue card: ask", "accuse": "Accuse",
-         "check": "Expose false witness", "end": "End the turn", "ask": "Ask about",
-         "decline": "Don't accuse", "play": "Play"}
-"""Button text of each action kind of the game API."""
-
-FIELD_LABELS = {"to": "to", "destination": "to", "target": "on", "player": "player",
-                "card": "card"}
-ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
+__all__ = ["Control", "Field", "NOTES", "Table", "TableChooser", "controls", "makeable",
+           "refusal"]
 
 NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
 """The two notepads a table offers: the learner's own page (the default), or the engine's."""
 
-
-def refusal(reason: str) -> str:
-    """An illegal action's message: the rule that applies, as what to do instead (the engine's
-    reasons state the rule, e.g. "a question names 2 different cards")."""
-    return f"Choose again: {reason}."
-
-
-# ---------------------------------------------------------------------------------------------
-# Games and names
-# ---------------------------------------------------------------------------------------------
-
-def _bot(game: Game, kind: Any, seed: int) -> Any:
-    """A bot by the table's names (:func:`cluedo_lab.bots.table_bot`); an object
-    with a ``choose(game, seat)`` method is used as it is."""
-    if not isinstance(kind, str):
-        return kind
-    return table_bot(kind, seed)
-
-
-def shown(game: Game, value: Any) -> str:
-    """An action argument in words: card and room ids become names, squares "square 7, 17"."""
-    if isinstance(value, tuple) and value and all(isinstance(v, int) for v in value):
-        return "square " + ", ".join(map(str, value))
-    if isinstance(value, tuple):
-        return ", ".join(shown(game, v) for v in value)
-    if isinstance(value, str):
-        try:
-            return game.edition.card(value).name
-        except KeyError:
-            pass
-        board = getattr(game, "board", None)
-        if board is not None and value in board.rooms:
-            return board.room_name(value)
-    return str(value)
-
-
-# ---------------------------------------------------------------------------------------------
-# Controls: the legal actions as buttons and drop-downs
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Field:
-    """One choice of a control: an action argument, or one position of a list of cards."""
-
-    name: str                                  # "to", "target", "cards.0", ...
-    label: str                                 # "to", "suspect", "card 1", ...
-    options: tuple[tuple[str, Any], ...]       # (text shown, value)
-    default: Any
-
-
-@dataclass(frozen=True)
-class Control:
-    """A button (with its drop-downs, if any) that makes one kind of legal action."""
-
-    label: str
-    kind: str
-    fixed: tuple[tuple[str, Any], ...] = ()
-    fields: tuple[Field, ...] = ()
-    choices: int = 1                           # how many legal actions it can make
-
-    def action(self, seat: int, values: Mapping[str, Any] | None = None) -> Action:
-        """The action for these drop-down values (each field's default where none is given).
-        It is legal unless the combination is not (then :meth:`Game.apply` says why)."""
-        values = dict(values or {})
-        unknown = sorted(set(values) - {f.name for f in self.fields})
-        if unknown:
-            raise IllegalAction(f"{self.label} has no choice {unknown[0]!r}")
-        args: dict[str, Any] = dict(self.fixed)
-        lists: dict[str, dict[int, Any]] = {}
-        for field in self.fields:
-            value = values.get(field.name, field.default)
-            key, _, index = field.name.partition(".")
-            if index:
-                lists.setdefault(key, {})[int(index)] = value
-            else:
-                args[key] = value
-        for key, items in lists.items():
-            args[key] = [items[i] for i in sorted(items)]
-        return Action.make(self.kind, seat, **args)
-
-    def summary(self) -> str:
-        if not self.fields:
-            return self.label
-        return f"{self.label} ({', '.join(f.label for f in self.fields)}: {self.choices} choices)"
-
-
-def makeable(control: Control, seat: int) -> list[Action]:
-    """Every action a control can make, over every combination of its drop-downs."""
-    names = [f.name for f in control.fields]
-    options = [[v for _, v in f.options] for f in control.fields]
-    return [control.action(seat, dict(zip(names, combo, strict=True)))
-            for combo in itertools.product(*options)]
-
-
-def controls(game: Game, seat: int) -> list[Control]:
-    """The controls of ``seat``'s move: empty unless ``seat`` must act now.
-
-    Legal actions are grouped by kind (and by action card, and by which arguments they take);
-    an argument that is the same for the whole group is part of the button, one that varies is
-    a drop-down, and a group with a single small choice becomes one button per option.
-    """
-    if game.is_over or game.current != seat:
-        return []
-    groups: dict[tuple, list[Action]] = {}
-    for action in game.legal_actions():
-        keys = tuple(sorted(k for k, _ in action.args))
-        card = action.get("card") if action.kind == "play" else None
-        groups.setdefault((action.kind, card, keys), []).append(action)
-    out: list[Control] = []
-    for (kind, card, keys), actions in groups.items():
-        out += _group(game, kind, card, keys, actions)
-    labels = [c.label for c in out]
-    return [c if labels.count(c.label) == 1 or not c.fields else
-            Control(f"{c.label} ({', '.join(f.label for f in c.fields)})", c.kind, c.fixed,
-                    c.fields, c.choices)
-            for c in out]
-
-
-def _phrase(game: Game, key: str, value: Any) -> str:
-    text = shown(game, value)
-    return {"target": f"on {text}", "destination": f"to {text}"}.get(key, text)
-
-
-def _group(game: Game, kind: str, card: str | None, keys: tuple[str, ...],
-           actions: list[Action]) -> list[Control]:
-    base = VERBS.get(kind, kind.title()) + (f" {card}" if card else "")
-    order = sorted(keys, key=lambda k: ARG_ORDER.index(k) if k in ARG_ORDER else len(ARG_ORDER))
-    fixed = [(k, actions[0][k]) for k in order if all(a[k] == actions[0][k] for a in actions)]
-    varying = [k for k in order if k not in dict(fixed)]
-    label = " ".join([base] + [_phrase(game, k, v) for k, v in fixed
-                               if not (kind == "play" and k == "card")])
-    if not varying:
-        return [Control(label, kind, tuple(fixed))]
-    if len(varying) == 1 and len(actions) <= EXPAND and not _is_card_list(actions, varying[0]):
-        key = varying[0]
-        return [Control(f"{label} {_phrase(game, key, a[key])}", kind,
-                        (*fixed, (key, a[key]))) for a in actions]
-    fields: list[Field] = []
-    for key in varying:
-        if _is_card_list(actions, key):
-            fields += _list_fields(game, key, actions)
-        else:
-            values = list(dict.fromkeys(a[key] for a in actions))
-            fields.append(Field(key, FIELD_LABELS.get(key, key),
-                                tuple((shown(game, v), v) for v in values), values[0]))
-    return [Control(label, kind, tuple(fixed), tuple(fields), len(actions))]
-
-
-def _is_card_list(actions: list[Action], key: str) -> bool:
-    """Is ``key`` a list of card ids (split into one drop-down per position)?"""
-    return all(isinstance(a[key], tuple) and all(isinstance(v, str) for v in a[key])
-               for a in actions) and len({len(a[key]) for a in actions}) == 1
-
-
-def _list_fields(game: Game, key: str, actions: list[Action]) -> list[Field]:
-    """One drop-down per position of a card list: named after its category when every action
-    has the same category there (suspect, weapon, room), else "card 1", "card 2" over every
-    card that may be named (the 2018 game asks about any two items)."""
-    size = len(actions[0][key])
-    columns = [list(dict.fromkeys(a[key][i] for a in actions)) for i in range(size)]
-    cats = [{game.edition.card(c).category for c in col} for col in columns]
-    if all(len(c) == 1 for c in cats) and len({next(iter(c)) for c in cats}) == size:
-        names = {cat.id: cat.name.lower() for cat in game.edition.categories}
-        return [Field(f"{key}.{i}", names.get(next(iter(cats[i])), f"card {i + 1}"),
-                      tuple((shown(game, v), v) for v in col), col[0])
-                for i, col in enumerate(columns)]
-    order = {c.id: n for n, c in enumerate(game.edition.cards)}
-    every = sorted({v for col in columns for v in col}, key=lambda v: order.get(v, len(order)))
-    options = tuple((shown(game, v), v) for v in every)
-    return [Field(f"{key}.{i}", f"card {i + 1}", options, every[min(i, len(every) - 1)])
-            for i in range(size)]
-
-
-# ---------------------------------------------------------------------------------------------
-# Your log
-# ---------------------------------------------------------------------------------------------
-
-Entry = str | int
-"""A log entry: a line of text, or the index of an event (shown as your record holds it)."""
-
-
-def opening(game: Game, seat: int) -> list[Entry]:
-    """The first lines of a seat's log: the game, who you are, your cards."""
-    record = game.record(seat)
-    me = game.names[seat]
-    who = f"You are {me}"
-    characters = getattr(game, "characters", None)
-    if characters:
-        who += f", playing {shown(game, characters[seat])}"
-    lines: list[Entry] = [
-        f"{game.edition.name}, {len(game.names)} players ({', '.join(game.names)}), "
-        f"seed {game.seed}. {who}.",
-        f"Your hand: {', '.join(c.name for c in record.hand) or 'no cards'}"]
-    if record.face_up:
-        lines.append(f"Face up for everyone: {', '.join(c.name for c in record.face_up)}")
-    if record.fugitive:
-        lines.append(f"{record.fugitive} is the fugitive")
-    return lines + _turn_line(game, seat)
-
-
-def _turn_line(game: Game, seat: int) -> list[Entry]:
-    """A "-- P2's turn --" line (nothing once the game is over)."""
-    if game.is_over or game.current is None:
-        return []
-    turn = getattr(game, "turn", game.current)
-    whose = "your" if turn == seat else f"{game.names[turn]}'s"
-    return [f"-- {whose} turn --"]
-
-
-def _private_tip(game: Game, action: Action) -> bool:
-    """Is this action card a Private Tip (2002), whose wording only two players read?"""
-    kind_of = getattr(game, "action_kind", None)
-    return kind_of is not None and kind_of(action["card"]).kind == "private-tip"
-
-
-def narrate(game: Game, seat: int, action: Action, log_from: int, events_from: int,
-            turn_before: Any = None) -> list[Entry]:
-    """What ``seat`` learns from ``action``, just applied to ``game``.
-
-    ``log_from`` and ``events_from`` are the lengths of ``game.log`` and ``game.events``
-    before the action. The action is told from its public arguments only (a card shown
-    privately is never named here); its events follow as indices into ``seat``'s record.
-    The engine's log is read only for a roll (its first line is the dice) and at the end (its
-    last line gives the winner and the envelope, which everybody sees then).
-    """
-    g, kind = game, action.kind
-    who = g.names[action.seat]
-    new_events = len(g.events) - events_from
-    out: list[Entry] = []
-    if kind == "roll":
-        out.append(g.log[log_from] if len(g.log) > log_from else f"{who} rolls")
-        clue = getattr(g, "clue_card", None)
-        if clue is not None:
-            out.append(f"{who} draws a Clue card: {clue}")
-    elif kind == "passage":
-        out.append(f"{who} takes the secret passage to the {shown(g, action['to'])}")
-    elif kind == "stay":
-        room = g.room_of(action.seat) if hasattr(g, "room_of") else None
-        out.append(f"{who} stays in the {shown(g, room)}" if room else f"{who} stays")
-    elif kind == "move":
-        to = action["to"]
-        out.append(f"{who} moves into the {shown(g, to)}" if isinstance(to, str)
-                   else f"{who} moves to {shown(g, to)}")
-    elif kind in ("suggest", "ask") and not new_events:
-        named = shown(g, action.get("cards") or action.get("items") or ())
-        room = g.room_of(action.seat) if hasattr(g, "room_of") else None
-        where = f" in the {shown(g, room)}" if room else ""
-        out.append(f"{who} asks about {named}{where}; {g.names[g.current]} must choose a card "
-                   f"to show")
-    elif kind in ("show", "reveal") and action.seat == seat and not new_events:
-        out.append(f"You ({who}) show {shown(g, action['card'])}")
-    elif kind == "pass":
-        out.append(f"{who} says they cannot show a card")
-    elif kind == "clue":
-        out.append(f"{who} picks {action['player']} for the Clue card")
-    elif kind == "accuse" and not new_events:
-        out.append(f"{who} makes an accusation, face down")
-    elif kind == "decline":
-        out.append(f"{who} does not accuse")
-    elif kind == "end":
-        out.append(f"{who} ends the turn")
-    elif kind == "play" and _private_tip(g, action) and seat != action.seat and \
-            g.names[seat] != action.get("target"):
-        # A Private Tip is passed face down: onlookers see who passed it to whom, not its words.
-        out.append(f"{who} passes {action['target']} a Private Tip")
-    elif kind == "play":
-        text = f"{who} plays {action['card']}"
-        for key in ("target", "destination", "cards"):
-            if action.get(key) is not None:
-                text += " " + {"target": "on", "destination": "to",
-                               "cards": "naming"}[key] + " " + shown(g, action[key])
-        out.append(text)
-    out += range(events_from, len(g.events))
-    if g.is_over:
-        out.append(g.log[-1])
-    elif getattr(g, "turn", None) != turn_before:
-        out += _turn_line(g, seat)
-    return out
-
-
-def joins_accusation(game: Game, action: Action) -> bool:
-    """Does ``action`` (about to be applied) join an accusation already declared this turn (the
-    2018 game: "Ask if anyone else wants to accuse")? Then it is turned over with that one."""
-    return action.kind == "accuse" and bool(getattr(game, "accusing", None))
-
-
-def ending(game: Game, seat: int, joined: Sequence[bool]) -> list[str]:
-    """Why the game ended, told to ``seat``: every accusation in the order it was judged (its
-    cards as ``seat``'s record holds them, so a wrong accusation made face down stays face
-    down), who won and why, and the solution, which everybody sees at the end.
-
-    ``joined[i]`` says whether the i-th accuse action joined the one before it (see
-    :func:`joins_accusation`); accusations made together are judged in the order agreed, and
-    the first right one wins, so a learner who was right too can still lose.
-    """
-    if not game.is_over:
-        return []
-    events = [e for e in game.record(seat).events if isinstance(e, Accuse)]
-
-    def who(name: str) -> str:
-        return "you" if name == game.names[seat] else name
-
-    def cards(event: Any) -> str:
-        return (", ".join(c.name for c in event.named) if event.named
-                else "three cards, face down")
-
-    rounds: list[list[Any]] = []
-    for n, event in enumerate(events):
-        if rounds and n < len(joined) and joined[n]:
-            rounds[-1].append(event)
-        else:
-            rounds.append([event])
-    winner = game.winner
-    lines = [("You won!" if winner == seat else "Nobody won." if winner is None
-              else f"{game.names[winner]} won.")]
-    for group in rounds:
-        if len(group) == 1:
-            event = group[0]
-            was = "were" if who(event.by) == "you" else "was"
-            verdict = (f"{was} right: the crime is solved" if event.correct else
-                       f"{was} wrong, so {who(event.by)} could only answer questions from "
-                       "then on")
-            lines.append(f"{who(event.by).capitalize()} accused {cards(event)}, and {verdict}.")
-            continue
-        first, others = group[0].by, [who(e.by) for e in group[1:]]
-        lines.append(f"{who(first).capitalize()} said they were ready to accuse and "
-                     f"{' and '.join(others)} accused too. The accusations were turned over "
-                     "together and judged in the order agreed; the first right one wins:")
-        right = [e for e in group if e.correct]
-        for k, event in enumerate(group, start=1):
-            lines.append(f"  {k}. {who(event.by)}: {cards(event)}: "
-                         f"{'right' if event.correct else 'wrong'}")
-        if not right:
-            lines.append("Nobody was right: the criminal outwitted every accuser.")
-        else:
-            lines.append(f"{who(right[0].by).capitalize()} came first of those who were "
-                         f"right, so {who(right[0].by)} won.")
-            if any(e.by == game.names[seat] for e in right[1:]):
-                lines.append(f"You were right too, but {right[0].by} came before you in the "
-                             "order.")
-    if winner is not None and not any(e.correct for e in events) and game.log:
-        lines.append(f"How: {game.log[-1]}.")   # a win by another rule than accusing
-    if not events and winner is None:
-        lines.append("Nobody could accuse any more.")
-    envelope = getattr(game, "deal", None)
-    if envelope is not None:
-        lines.append("The solution: " + ", ".join(c.name for c in envelope.envelope) + ".")
-    return lines
-
-
-def accusation_warnings(game: Game, seat: int, action: Action) -> list[str]:
-    """What a careful detective checks before accusing: a named card that ``seat`` holds, or
-    that lies face up, cannot be in the envelope."""
-    record = game.record(seat)
-    named = [game.edition.card(c) for c in action.get("cards") or ()]
-    lines = []
-    held = [c.name for c in named if c in record.hand]
-    if held:
-        lines.append(f"You hold {' and '.join(held)}: "
-                     f"{'it is' if len(held) == 1 else 'they are'} not in the envelope.")
-    seen = [c.name for c in named if c in record.face_up]
-    if seen:
-        lines.append(f"{' and '.join(seen)} {'is' if len(seen) == 1 else 'are'} face up on "
-                     "the table: not in the envelope.")
-    return lines
-
-
-# ---------------------------------------------------------------------------------------------
-# The table
-# ---------------------------------------------------------------------------------------------
 
 class Table(InteractiveView):
     """Your seat at a game of any edition, with bots in the other seats.
@@ -451,208 +56,118 @@ class Table(InteractiveView):
     hinted by the engine (:class:`~cluedo_lab.views.learner.LearnerNotepad`);
     ``notes="engine"`` shows the engine's exact notepad instead. :meth:`use_notes` switches.
     An accusation from a button waits for :meth:`confirm` (warning you if you hold one of its
-    cards); at the end, :meth:`ending` says who won and why.
+    cards); at the end, :meth:`ending` says who won and why. Everything but the widgets is
+    :attr:`session`'s (a :class:`~cluedo_lab.lab.table_session.TableSession`).
     """
 
     def __init__(self, edition: Edition | str, players: int | Sequence[str] = 3,
-                 seed: int = 0, seat: int = 0, bots: Sequence[Any] = ("detective",),
+                 seed: int = 0, seat: int = 0, bots: Sequence[str | Bot] = ("detective",),
                  notes: str = "learner", **options: Any):
         self._sit(new_game(edition, players, seed, **options), seat, bots, notes)
 
     @classmethod
-    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[Any] = ("detective",),
+    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[str | Bot] = ("detective",),
                  notes: str = "learner") -> Table:
         """A table at ``game`` as it stands (its past is told from ``seat``'s view)."""
         table = cls.__new__(cls)
         table._sit(game, seat, bots, notes)
         return table
 
-    def _sit(self, game: Game, seat: int, bots: Sequence[Any], notes: str) -> None:
-        if not 0 <= seat < len(game.names):
-            raise ValueError(f"there is no seat {seat} (seats 0-{len(game.names) - 1})")
-        if not bots:
-            raise ValueError("name at least one bot")
-        if notes not in NOTES:
-            raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+    def _sit(self, game: Game, seat: int, bots: Sequence[str | Bot], notes: str) -> None:
+        _check_notes(notes)
         self.notes = notes
-        self.pending: Action | None = None
-        self._joined: list[bool] = []
         self._learner: LearnerNotepad | None = None
-        self.game = game
-        self.seat = seat
-        others = [s for s in range(len(game.names)) if s != seat]
-        self.bots = {s: _bot(game, bots[min(k, len(bots) - 1)], game.seed * 1000 + s)
-                     for k, s in enumerate(others)}
-        self.message = ""
-        self._entries: list[Entry] = []
-        self._told = -1
-        self._record: tuple[int, Any] = (-1, None)
-        self._known: tuple[int, Knowledge | None] = (-1, None)
         self._notepad: Notepad | None = None
-        self._catch_up()
-        self._run_bots()
+        self.session = TableSession(game, seat, bots)
+        self.session.before_bots = self._busy
 
-    # -- acting ------------------------------------------------------------------------------
+    # -- the session's ------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def seat(self) -> int:
+        return self.session.seat.index
+
     @property
     def me(self) -> str:
-        return self.game.names[self.seat]
+        return self.session.me
+
+    @property
+    def bots(self) -> dict[int, Bot]:
+        return self.session.bots
+
+    @property
+    def message(self) -> str:
+        """Why your last action was refused, or a bot's failure ("" when all is well)."""
+        return self.session.message
+
+    @property
+    def pending(self) -> Action | None:
+        """The accusation waiting for :meth:`confirm`."""
+        return self.session.pending
 
     def controls(self) -> list[Control]:
-        return controls(self.game, self.seat)
+        return self.session.controls()
 
     def act(self, action: Action | Mapping[str, Any]) -> bool:
         """Do your ``action`` (an Action or its JSON form), then let the bots play until it is
         your move again. An illegal action changes nothing: :attr:`message` says why and the
         result is False."""
-        self._catch_up()
-        try:
-            if not isinstance(action, Action):
-                action = Action.from_dict(action)
-            if action.seat != self.seat:
-                raise IllegalAction(f"you sit in seat {self.seat} ({self.me}), not seat "
-                                    f"{action.seat}")
-            self._step(action)
-        except CluedoLabError as error:
-            self.message = refusal(str(error))
-            self._update()
-            return False
-        self.message = ""
-        self.pending = None
-        self._busy()
-        self._run_bots()
-        self._update()
-        return True
+        return self._updated(self.session.act(action))
 
     def play(self, kind: str, **args: Any) -> bool:
         """``act`` for your seat: ``table.play("ask", items=["Plum", "Rope"])``."""
-        return self.act(Action.make(kind, self.seat, **args))
+        return self._updated(self.session.play(kind, **args))
 
     def press(self, label: str, **values: Any) -> bool:
         """Press the control labelled ``label`` with these drop-down values (field names as
         in :class:`Field`, e.g. ``{"cards.0": "plum"}``), as a click does."""
-        found = [c for c in self.controls() if c.label == label]
-        if not found:
-            self.message = ("Choose again: the buttons now are "
-                            + "; ".join(c.label for c in self.controls()) + ".")
-            self._update()
-            return False
-        try:
-            action = found[0].action(self.seat, values)
-        except CluedoLabError as error:
-            self.message = refusal(str(error))
-            self._update()
-            return False
-        return self._chosen(action)
-
-    def _chosen(self, action: Action) -> bool:
-        """A button's action: an accusation waits for :meth:`confirm`, anything else is done."""
-        if action.kind != "accuse":
-            return self.act(action)
-        g = self.game
-        if not g.is_legal(action):
-            action = g._canonical(action)
-            if not g.is_legal(action):
-                self.message = refusal(g.why_illegal(action))
-                self._update()
-                return False
-        self.pending = action
-        self.message = ""
-        self._update()
-        return False
+        return self._updated(self.session.press(label, **values))
 
     def confirmation(self) -> str:
         """The question asked before a pending accusation is made, with any warning."""
-        if self.pending is None:
-            return ""
-        named = ", ".join(shown(self.game, c) for c in self.pending["cards"])
-        lines = [f"Accuse {named}? A wrong accusation puts you out of the game: you would "
-                 "only answer questions from then on."]
-        lines += ["Careful! " + w for w in accusation_warnings(self.game, self.seat,
-                                                               self.pending)]
-        return "\n".join(lines)
+        return self.session.confirmation()
 
     def confirm(self) -> bool:
         """Make the pending accusation (after :meth:`press` or a click on Accuse)."""
-        if self.pending is None:
-            self.message = "Choose an accusation first, then confirm it."
-            self._update()
-            return False
-        action, self.pending = self.pending, None
-        return self.act(action)
+        return self._updated(self.session.confirm())
 
     def cancel(self) -> None:
         """Think again: drop the pending accusation."""
-        self.pending = None
-        self.message = ""
+        self.session.cancel()
         self._update()
 
-    def _step(self, action: Action) -> None:
-        g = self.game
-        log_from, events_from, turn = len(g.log), len(g.events), getattr(g, "turn", None)
-        joined = joins_accusation(g, action)
-        g.apply(action)
-        if action.kind == "accuse":
-            self._joined.append(joined)
-        self._entries += narrate(g, self.seat, g.history[-1], log_from, events_from, turn)
-        self._told = len(g.history)
+    def _updated(self, done: bool) -> bool:
+        self._update()
+        return done
 
-    def _run_bots(self) -> None:
-        g = self.game
-        for _ in range(MAX_BOT_ACTIONS):
-            if g.is_over or g.current == self.seat:
-                return
-            seat = g.current
-            try:
-                self._step(self.bots[seat].choose(g, seat))
-            except Exception as error:  # a bot's bug must not lose the table
-                self.message = f"The bot in seat {seat} ({g.names[seat]}) failed: {error!r}"
-                return
-        self.message = f"The bots made {MAX_BOT_ACTIONS} actions without reaching your move"
-
-    def _catch_up(self) -> None:
-        """Tell the game's past again if it moved without this table (or on sitting down):
-        replay the saved actions on a twin game and narrate each."""
-        g = self.game
-        if self._told == len(g.history):
-            return
-        twin = type(g)(g.edition, list(g.names), g.seed, **g.options)
-        entries = opening(twin, self.seat)
-        joined = []
-        for action in g.history:
-            log_from, events_from, turn = len(twin.log), len(twin.events), getattr(
-                twin, "turn", None)
-            if action.kind == "accuse":
-                joined.append(joins_accusation(twin, action))
-            twin.apply(action)
-            entries += narrate(twin, self.seat, action, log_from, events_from, turn)
-        self._entries = entries
-        self._joined = joined
-        self._told = len(g.history)
-
-    # -- reading -----------------------------------------------------------------------------
     def record(self) -> Record:
-        """Your record: what your seat has seen (parsed again only after new events)."""
-        if self._record[0] != len(self.game.events):
-            self._record = (len(self.game.events), self.game.record(self.seat))
-        return self._record[1]
+        """Your record: what your seat has seen."""
+        return self.session.record()
 
     def log(self) -> list[str]:
         """Your log: what happened, as far as you could see it."""
-        self._catch_up()
-        events = self.record().events
-        return [e if isinstance(e, str) else events[e].describe() for e in self._entries]
+        return self.session.log()
 
     def knowledge(self) -> Knowledge | None:
         """The knowledge engine on your record (None if your record is contradictory, as after
         a lie when false witnesses are allowed)."""
-        if self._known[0] != len(self.game.events):
-            try:
-                known: Knowledge | None = Knowledge(self.record())
-            except Contradiction:
-                known = None
-            self._known = (len(self.game.events), known)
-        return self._known[1]
+        return self.session.knowledge()
 
+    def ending(self) -> list[str]:
+        """Once the game is over: who won and why, and the solution."""
+        return self.session.ending()
+
+    def whose_move(self) -> str:
+        return self.session.whose_move()
+
+    def text(self) -> str:
+        """The static rendering: whose move, your hand, the legal actions, your log's end."""
+        return self.session.text()
+
+    # -- notepads ----------------------------------------------------------------------------
     @property
     def notepad(self) -> LearnerNotepad | Notepad | None:
         """The notepad shown beside your log (:attr:`notes` says which), following your record."""
@@ -672,8 +187,7 @@ class Table(InteractiveView):
 
     def use_notes(self, notes: str) -> Table:
         """Switch the notepad beside your log: ``"learner"`` (yours) or ``"engine"``."""
-        if notes not in NOTES:
-            raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        _check_notes(notes)
         self.notes = notes
         self._update()
         return self
@@ -692,63 +206,16 @@ class Table(InteractiveView):
         elif self._learner.knowledge is not known:
             self._learner.follow(known)
 
-    def ending(self) -> list[str]:
-        """Once the game is over: who won and why, and the solution (see :func:`ending`)."""
-        self._catch_up()
-        return ending(self.game, self.seat, self._joined)
-
-    def whose_move(self) -> str:
-        g = self.game
-        if g.is_over:
-            return ("Game over: " + ("nobody won" if g.winner is None else
-                                     "you won!" if g.winner == self.seat else
-                                     f"{g.names[g.winner]} won"))
-        if g.current == self.seat:
-            kinds = sorted({a.kind for a in g.legal_actions()})
-            return f"Your move ({self.me}): {', '.join(kinds)}"
-        return f"{g.names[g.current]} to act"
-
-    def _facts(self) -> list[str]:
-        """Your hand and the public state beside it."""
-        g = self.game
-        record = self.record()
-        lines = [f"You: {self.me}. Your hand: {', '.join(c.name for c in record.hand)}"]
-        if hasattr(g, "action_cards"):
-            cards = g.action_cards(self.seat)
-            lines.append(f"Your action cards: {', '.join(cards) or 'none'}")
-        markers = getattr(g, "markers", None)
-        if markers is not None:
-            lines.append("Destination markers: " + ", ".join(
-                f"{n} {shown(g, m)}" for n, m in zip(g.names, markers, strict=True)
-                if m is not None))
-        if hasattr(g, "board"):   # where the pieces and weapons stand
-            lines += g.status().splitlines()
-        return lines
-
+    # -- static ------------------------------------------------------------------------------
     def board_svg(self) -> str:
         """The board with every piece, rows and columns numbered (the buttons name squares as
         "square 7, 17"); during your move, the squares you may move to are shaded (the rooms
         you may enter are named on the buttons)."""
-        if not hasattr(self.game, "board"):
+        board = self.session.seat.board_game
+        if board is None:
             return ""
-        squares = {a["to"]: 1 for c in self.controls() if c.kind == "move"
-                   for a in makeable(c, self.seat) if not isinstance(a["to"], str)}
-        return game_svg(self.game, heat=squares or None, coordinates=True)
-
-    def text(self) -> str:
-        """The static rendering: whose move, your hand, the legal actions, your log's end."""
-        log = self.log()
-        lines = [self.whose_move(), *self.ending(), *self._facts()]
-        if self.message:
-            lines.append(self.message)
-        if self.pending is not None:
-            lines.append(self.confirmation())
-        if self.controls():
-            lines.append("Legal actions:")
-            lines += ["  " + c.summary() for c in self.controls()]
-        lines.append(f"Log (last {min(LOG_TAIL, len(log))} of {len(log)} lines):")
-        lines += ["  " + line for line in log[-LOG_TAIL:]]
-        return "\n".join(lines)
+        squares: Heat = {square: 1 for square in self.session.move_squares()}
+        return game_svg(board, heat=squares or None, coordinates=True)
 
     def __repr__(self) -> str:
         return self.text()
@@ -817,7 +284,7 @@ class Table(InteractiveView):
         parts: list[Any] = [w.HBox([left, right], layout=w.Layout(flex_flow="row wrap",
                                                                    grid_gap="1em 1.5em"))]
         self._board = None
-        if hasattr(self.game, "board"):
+        if self.session.seat.board_game is not None:
             self._board = w.HTML()
             self._board.add_class("cluedo-table-board")
             parts.append(self._board)
@@ -834,7 +301,7 @@ class Table(InteractiveView):
             button.disabled = True
 
     def _refresh(self) -> None:
-        facts = "<br>".join(escape(line) for line in self._facts())
+        facts = "<br>".join(escape(line) for line in self.session.facts())
         ending = "".join(f"<div>{escape(line)}</div>" for line in self.ending()[1:])
         if ending:
             ending = (f"<div class='cluedo-table-ending' style='white-space:pre-wrap;"
@@ -908,14 +375,13 @@ class Table(InteractiveView):
 
     def _clicker(self, control: Control, fields: Mapping[str, Any]) -> Callable[[Any], None]:
         def click(_button: Any) -> None:
-            try:
-                action = control.action(self.seat, {k: d.value for k, d in fields.items()})
-            except CluedoLabError as error:
-                self.message = refusal(str(error))
-                self._update()
-                return
-            self._chosen(action)
+            self._updated(self.session.use(control, {k: d.value for k, d in fields.items()}))
         return click
+
+
+def _check_notes(notes: str) -> None:
+    if notes not in NOTES:
+        raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
 
 
 # ---------------------------------------------------------------------------------------------
