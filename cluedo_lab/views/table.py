@@ -249,6 +249,12 @@ class Table(InteractiveView):
                         return fields[f.name]
         raise KeyError(f"no drop-down {field!r} for {label!r}")
 
+    def close(self) -> None:
+        """Close the live widgets, if they were built (a table replaced for good: the page and
+        the kernel may forget their models)."""
+        if self._ui is not None:
+            close_tree(self._ui)
+
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
@@ -430,8 +436,7 @@ class TableChooser(InteractiveView):
                         "deal." if same else ""))
         if self._ui is not None:
             self._table_box.children = [self.table.widget()]
-            if old._ui is not None:
-                close_tree(old._ui)
+            old.close()
             self._refresh()
         for follow in self.followers:
             follow(self.table)
