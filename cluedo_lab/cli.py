@@ -152,6 +152,7 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from .lab.cluster import tournament_executor
     from .lab.tournament import run_tournament
     bots = [b.strip() for b in args.bots.split(",")]
     cores = os.cpu_count() or 1
@@ -161,9 +162,10 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"cluedo-lab: --workers {args.workers}: this machine has {cores} cores, using "
               f"{workers}", file=sys.stderr)
     try:
-        result = run_tournament(args.edition, bots, args.games, seed=args.seed,
-                                players=args.players, workers=workers,
-                                progress=args.progress)
+        with tournament_executor(args.scheduler, workers) as (executor, width):
+            result = run_tournament(args.edition, bots, args.games, seed=args.seed,
+                                    players=args.players, workers=width,
+                                    progress=args.progress, executor=executor)
     except ValueError as error:
         print(f"cluedo-lab: {error}", file=sys.stderr)
         return 2
@@ -253,6 +255,11 @@ def parser() -> argparse.ArgumentParser:
                           help="seats (default: one per bot; the bot list repeats to fill)")
     simulate.add_argument("--workers", type=int, default=1, help="processes in parallel "
                           "(the result is the same for any number)")
+    simulate.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                          help="play the games on a Dask cluster: its scheduler's address "
+                          "(tcp://host:8786), or 'local' to start one on this machine with "
+                          "--workers processes (needs cluedo-lab[cluster]; the result is "
+                          "the same)")
     simulate.add_argument("--json", action="store_true", help="machine-readable output")
     simulate.add_argument("--no-games", dest="games_out", action="store_false",
                           help="with --json: the tables only, not every game")
