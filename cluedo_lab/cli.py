@@ -111,7 +111,7 @@ def _play(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"cluedo-lab: --players: {error}", file=sys.stderr)
         return 2
-    bots = tuple(args.bots.split(",")) if args.bots else ("detective",) * args.players
+    bots = tuple(args.bots.split(",")) if args.bots else ("quick-detective",) * args.players
     if len(bots) != args.players:
         print(f"cluedo-lab: --bots names {len(bots)} bots for {args.players} players",
               file=sys.stderr)
@@ -230,7 +230,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, required=True)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--bots", default="", help="comma-separated, one per seat: "
-                      "random or detective (default: all detectives)")
+                      "random, quick-detective or any bot of 'simulate' (default: all "
+                      "quick-detective)")
     play.add_argument("--save", metavar="GAME.json", default=None,
                       help="also write the saved game (its deal seed and every action)")
     play.set_defaults(run=_play)
