@@ -111,7 +111,7 @@ def _play(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"cluedo-lab: --players: {error}", file=sys.stderr)
         return 2
-    bots = tuple(args.bots.split(",")) if args.bots else ("detective",) * args.players
+    bots = tuple(args.bots.split(",")) if args.bots else ("quick-detective",) * args.players
     if len(bots) != args.players:
         print(f"cluedo-lab: --bots names {len(bots)} bots for {args.players} players",
               file=sys.stderr)
@@ -152,6 +152,7 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from .lab.cluster import tournament_executor
     from .lab.tournament import run_tournament
     bots = [b.strip() for b in args.bots.split(",")]
     cores = os.cpu_count() or 1
@@ -161,9 +162,10 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"cluedo-lab: --workers {args.workers}: this machine has {cores} cores, using "
               f"{workers}", file=sys.stderr)
     try:
-        result = run_tournament(args.edition, bots, args.games, seed=args.seed,
-                                players=args.players, workers=workers,
-                                progress=args.progress)
+        with tournament_executor(args.scheduler, workers) as (executor, width):
+            result = run_tournament(args.edition, bots, args.games, seed=args.seed,
+                                    players=args.players, workers=width,
+                                    progress=args.progress, executor=executor)
     except ValueError as error:
         print(f"cluedo-lab: {error}", file=sys.stderr)
         return 2
@@ -228,7 +230,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, required=True)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--bots", default="", help="comma-separated, one per seat: "
-                      "random or detective (default: all detectives)")
+                      "random, quick-detective or any bot of 'simulate' (default: all "
+                      "quick-detective)")
     play.add_argument("--save", metavar="GAME.json", default=None,
                       help="also write the saved game (its deal seed and every action)")
     play.set_defaults(run=_play)
@@ -253,6 +256,11 @@ def parser() -> argparse.ArgumentParser:
                           help="seats (default: one per bot; the bot list repeats to fill)")
     simulate.add_argument("--workers", type=int, default=1, help="processes in parallel "
                           "(the result is the same for any number)")
+    simulate.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                          help="play the games on a Dask cluster: its scheduler's address "
+                          "(tcp://host:8786), or 'local' to start one on this machine with "
+                          "--workers processes (needs cluedo-lab[cluster]; the result is "
+                          "the same)")
     simulate.add_argument("--json", action="store_true", help="machine-readable output")
     simulate.add_argument("--no-games", dest="games_out", action="store_false",
                           help="with --json: the tables only, not every game")

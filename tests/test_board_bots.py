@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from cluedo_lab import load_edition
-from cluedo_lab.bots import table_bot
+from cluedo_lab.bots import make_bot
 from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.bots.notes import exact_notes, paper_notes
 from cluedo_lab.bots.quick_detectives import BoardDetective
@@ -157,13 +157,13 @@ def test_detective_plays_on_after_a_lie_makes_its_record_contradictory():
     assert any("is a false witness" in line for line in game.log)
 
 
-def test_explorer_and_random_bots_play_legal_games_and_table_bot_names_them():
-    for name in ("random", "explorer", "detective"):
+def test_explorer_and_random_bots_play_legal_games_and_make_bot_names_them():
+    for name in ("random", "explorer", "quick-detective"):
         game = new_game(E14, 3, 5)
-        game.play([table_bot(name, s) for s in range(3)])
+        game.play([make_bot(name, s) for s in range(3)])
         assert game.is_over
     with pytest.raises(ValueError, match="no bot 'genius'; bots: random, eliminator, detective"):
-        table_bot("genius")
+        make_bot("genius")
 
 
 def test_tournament_turns_the_lineup_so_every_kind_plays_every_seat():
@@ -182,11 +182,12 @@ def test_play_log_is_readable_and_seeded():
     assert text == play_log(E49, 4, seed=1)
     lines = text.splitlines()
     assert lines[0] == "# Cluedo (cluedo-classic-1949), seed 1"
-    assert lines[1] == "# seats: P1 (detective), P2 (detective), P3 (detective), P4 (detective)"
+    assert lines[1] == ("# seats: P1 (quick-detective), P2 (quick-detective), "
+                        "P3 (quick-detective), P4 (quick-detective)")
     assert "P1 plays Miss Scarlett and holds" in text and "-- Turn 1: P1 (Miss Scarlett)" in text
     assert "solves the crime and wins" in lines[-1] and "(the envelope: " in lines[-1]
-    mixed = play_log(E23, ["Ann", "Bob", "Cy"], seed=2, bots=("random", "detective"))
-    assert "Ann (random), Bob (detective), Cy (detective)" in mixed
+    mixed = play_log(E23, ["Ann", "Bob", "Cy"], seed=2, bots=("random", "quick-detective"))
+    assert "Ann (random), Bob (quick-detective), Cy (quick-detective)" in mixed
     with pytest.raises(ValueError, match="no bot 'genius'"):
         play_log(E49, 3, bots=("genius",))
 
@@ -199,9 +200,9 @@ def test_cli_play_prints_a_board_game(capsys):
     assert "-- Turn 1: " in out and "suggests" in out and "accuses" in out
     assert out == play_log(E14, 3, seed=4) + "\n"
     code = main(["play", "--edition", E23_2P, "--players", "2", "--seed", "1",
-                 "--bots", "random,detective"])
+                 "--bots", "random,quick-detective"])
     out, _ = capsys.readouterr()
-    assert code == 0 and "P1 (random), P2 (detective)" in out
+    assert code == 0 and "P1 (random), P2 (quick-detective)" in out
     code = main(["play", "--edition", E49, "--players", "7"])
     _, err = capsys.readouterr()
     assert code == 2 and "2-6" in err

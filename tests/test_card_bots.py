@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from cluedo_lab.bots import table_bot
+from cluedo_lab.bots import make_bot
 from cluedo_lab.bots.explorer import ExplorerBot
 from cluedo_lab.bots.quick_detectives import CardDetective, QuickDetective
-from cluedo_lab.bots.strategies import RandomBot
+from cluedo_lab.bots.strategies import Detective, RandomBot
 from cluedo_lab.games import new_game
 from cluedo_lab.games.card_game import CardGame
 from cluedo_lab.games.game import Action
@@ -75,7 +75,7 @@ def wins_by_kind(edition, kinds: list[str], games: int, seed: int = 0) -> dict[s
     for number in range(games):
         seats = kinds[number % n:] + kinds[:number % n]
         game = new_game(edition, n, seed * 1000 + number)
-        game.play([table_bot(k, seed * 100_000 + number * 10 + i) for i, k in enumerate(seats)])
+        game.play([make_bot(k, seed * 100_000 + number * 10 + i) for i, k in enumerate(seats)])
         fugitive = getattr(game, "fugitive", None)
         key = ("none" if game.winner is None else
                "fugitive" if game.winner == fugitive else seats[game.winner])
@@ -157,25 +157,25 @@ def test_detective_must_accuse_with_its_best_guess_when_the_rules_force_it():
 
 
 def test_detectives_beat_random_bots_2002():
-    wins = wins_by_kind(E02, ["detective", "random", "random"], 24, seed=1)
-    assert wins.get("detective", 0) >= 20 and wins.get("random", 0) <= 1
-    wins = wins_by_kind(E02, ["detective", "explorer", "explorer"], 12, seed=2)
-    assert wins.get("detective", 0) >= 10
+    wins = wins_by_kind(E02, ["quick-detective", "random", "random"], 24, seed=1)
+    assert wins.get("quick-detective", 0) >= 20 and wins.get("random", 0) <= 1
+    wins = wins_by_kind(E02, ["quick-detective", "explorer", "explorer"], 12, seed=2)
+    assert wins.get("quick-detective", 0) >= 10
 
 
 def test_detectives_beat_random_bots_2018():
     # Random players accuse within a turn or two, and several accusers end the game, so
     # many games have no winner; of the games someone wins, the detectives win most.
-    wins = wins_by_kind(E18, ["detective", "random", "detective", "random"], 60, seed=3)
-    assert wins.get("detective", 0) >= 15 and wins.get("random", 0) <= 1
-    wins = wins_by_kind(E18A, ["detective", "random"], 60, seed=7)
-    assert wins.get("detective", 0) >= 4 * max(1, wins.get("random", 0))
-    wins = wins_by_kind(E18, ["detective", "explorer", "explorer"], 24, seed=5)
-    assert wins.get("detective", 0) >= 20
+    wins = wins_by_kind(E18, ["quick-detective", "random", "quick-detective", "random"], 60, seed=3)
+    assert wins.get("quick-detective", 0) >= 15 and wins.get("random", 0) <= 1
+    wins = wins_by_kind(E18A, ["quick-detective", "random"], 60, seed=7)
+    assert wins.get("quick-detective", 0) >= 4 * max(1, wins.get("random", 0))
+    wins = wins_by_kind(E18, ["quick-detective", "explorer", "explorer"], 24, seed=5)
+    assert wins.get("quick-detective", 0) >= 20
 
 
 def test_detectives_catch_the_fugitive_more_often_than_random_detectives():
-    smart = wins_by_kind(E02F, ["detective", "detective", "random"], 12, seed=6)
+    smart = wins_by_kind(E02F, ["quick-detective", "quick-detective", "random"], 12, seed=6)
     naive = wins_by_kind(E02F, ["explorer", "explorer", "random"], 12, seed=6)
     assert smart.get("fugitive", 0) <= 2 and naive.get("fugitive", 0) >= 8
 
@@ -204,9 +204,10 @@ def test_detective_decides_in_a_few_milliseconds():
     assert sum(timings) / len(timings) < 0.05
 
 
-def test_table_bot_names_the_bots():
-    assert isinstance(table_bot("detective", 1), QuickDetective)
-    assert isinstance(table_bot("random", 1), RandomBot)
-    assert isinstance(table_bot("explorer", 1), ExplorerBot)
+def test_make_bot_names_each_bot_one_class():
+    assert isinstance(make_bot("quick-detective", 1), QuickDetective)
+    assert isinstance(make_bot("detective", 1), Detective)
+    assert isinstance(make_bot("random", 1), RandomBot)
+    assert isinstance(make_bot("explorer", 1), ExplorerBot)
     with pytest.raises(ValueError, match="no bot 'oracle'"):
-        table_bot("oracle")
+        make_bot("oracle")

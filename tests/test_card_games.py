@@ -853,7 +853,7 @@ def test_play_log_is_readable_and_seeded():
     text = play_log("cluedo-the-card-game-2002", 4, seed=3)
     assert text == play_log("cluedo-the-card-game-2002", 4, seed=3)
     assert text.startswith("# Cluedo The Card Game (cluedo-the-card-game-2002), seed 3")
-    assert "P1 (detective)" in text and "the solution:" in text
+    assert "P1 (quick-detective)" in text and "the solution:" in text
     mixed = play_log("cluedo-card-game-2018", ["Ann", "Bob"], seed=1, bots=("random",))
     assert "Ann (random)" in mixed and "Bob (random)" in mixed
     with pytest.raises(ValueError, match="no bot 'genius'"):

@@ -206,7 +206,7 @@ def test_board_game_roll_move_end_and_bots_move_their_pieces():
 
 
 def test_board_game_notepad_follows_events_seen_from_the_seat():
-    table = Table("cluedo-classic-1949", 3, seed=5, bots=("detective",))
+    table = Table("cluedo-classic-1949", 3, seed=5, bots=("quick-detective",))
     rng = random.Random(5)
     table.widget()
     before = caption(table)
@@ -307,7 +307,7 @@ def test_a_failing_bot_is_reported_not_raised():
 @pytest.mark.parametrize("edition_id", ["cluedo-card-game-2018", "cluedo-the-card-game-2002",
                                         "clue-classic-2023"])
 def test_the_log_never_names_a_card_shown_to_someone_else(edition_id):
-    table = Table(edition_id, 3, seed=3, bots=("detective",))
+    table = Table(edition_id, 3, seed=3, bots=("quick-detective",))
     rng = random.Random(3)
     while not table.game.is_over:
         click_randomly(table, rng, accuse=0.01)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from cluedo_lab.bots import table_bot
+from cluedo_lab.bots import make_bot
 from cluedo_lab.games import new_game
 from cluedo_lab.games.action import Action
 from cluedo_lab.games.board_game import BoardGame
@@ -32,7 +32,7 @@ FAMILIES = ["cluedo-card-game-2018", "cluedo-the-card-game-2002", "cluedo-classi
 def played(edition: str, seed: int, actions: int) -> Game:
     """A seeded game played on by random bots for ``actions`` actions (or to its end)."""
     game = new_game(edition, 3, seed)
-    bots = [table_bot("random", seed * 10 + s) for s in range(3)]
+    bots = [make_bot("random", seed * 10 + s) for s in range(3)]
     while not game.is_over and len(game.history) < actions:
         seat = game.current
         game.apply(bots[seat].choose(game, seat))
@@ -136,7 +136,7 @@ def private_tip_game() -> tuple[CardGame2002, int]:
     for seed in range(20):
         game = new_game("cluedo-the-card-game-2002", 3, seed)
         assert isinstance(game, CardGame2002)
-        bots = [table_bot("random", seed * 10 + s) for s in range(3)]
+        bots = [make_bot("random", seed * 10 + s) for s in range(3)]
         while not game.is_over and len(game.history) < 300:
             action = bots[game.current].choose(game, game.current)
             game.apply(action)

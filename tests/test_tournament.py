@@ -7,6 +7,7 @@ import json
 import math
 import re
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -14,7 +15,9 @@ from cluedo_lab.bots import make_bot
 from cluedo_lab.cli import main
 from cluedo_lab.games import new_game
 from cluedo_lab.lab.charts import bar_chart, line_chart
+from cluedo_lab.lab.cluster import tournament_executor
 from cluedo_lab.lab.tournament import (
+    InProcess,
     TournamentResult,
     load_results,
     play,
@@ -67,6 +70,44 @@ def test_the_result_does_not_depend_on_the_number_of_workers():
     alone = run_tournament("cluedo-the-card-game-2002", bots, 9, seed=2, workers=1)
     shared = run_tournament("cluedo-the-card-game-2002", bots, 9, seed=2, workers=2)
     assert alone.to_json() == shared.to_json()
+
+
+def test_any_executor_plays_the_same_games():
+    bots = ["detective", "random", "eliminator"]
+    alone = run_tournament(E18, bots, 10, seed=6)
+    with ThreadPoolExecutor(3) as threads:
+        shared = run_tournament(E18, bots, 10, seed=6, workers=3, executor=threads)
+    assert alone.to_json() == shared.to_json()
+    assert alone.to_json() == run_tournament(E18, bots, 10, seed=6, executor=InProcess()).to_json()
+
+
+def test_a_dask_cluster_plays_the_same_tournament_as_this_process():
+    bots = ["detective", "eliminator", "random"]
+    alone = run_tournament(E18, bots, 12, seed=3)
+    with tournament_executor("local", 2) as (executor, workers):
+        assert workers == 2
+        spread = run_tournament(E18, bots, 12, seed=3, workers=workers, executor=executor)
+    assert spread.to_json() == alone.to_json()
+
+
+def test_cli_simulate_names_a_scheduler_that_is_not_there(capsys):
+    assert main(["simulate", "--edition", E18, "--bots", "detective,random", "--games", "2",
+                 "--scheduler", "nowhere://x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cluedo-lab: no Dask scheduler at 'nowhere://x'") and err.count("\n") == 1
+
+
+def test_simulate_is_a_tournament_between_copies_of_one_bot():
+    from cluedo_lab.lab.variant_figures import simulate
+    from cluedo_lab.rules.variant import variant
+
+    sim = simulate(E18, games=4, seed=8, players=3, bot="eliminator")
+    tour = run_tournament(E18, ["eliminator"], 4, seed=8, players=3)
+    assert sim.result.to_json() == tour.to_json()
+    four = variant(E18, players=4)
+    sim = simulate(four, games=4, seed=8, bot="eliminator")
+    assert sim.result.edition_name == four.name and sim.players == 4
+    assert sim.result.games == run_tournament(four, ["eliminator"], 4, seed=8, players=4).games
 
 
 def test_every_bot_plays_every_seat_equally_often_on_its_own_deals():

@@ -14,7 +14,7 @@ import pytest
 from gamegen import edition_path, random_record
 from oracle import ENVELOPE, FACE_UP, Table, brute_force, every_deal
 
-from cluedo_lab.bots import table_bot as make_bot
+from cluedo_lab.bots import make_bot
 from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.knowledge.advice import rank_questions
@@ -305,7 +305,7 @@ def played(v, players, seed, bots):
 def test_card_games_show_every_card_a_player_can(base):
     v = variant(base, answer="every-who-can")
     for seed in range(4):
-        game = played(v, 3, seed, lambda s: make_bot("detective", s))
+        game = played(v, 3, seed, lambda s: make_bot("quick-detective", s))
         where = game.true_places()
         asked = [e for e in game.events if "suggest" in e]
         assert asked and all("shown_by" not in e for e in asked)
@@ -533,7 +533,7 @@ def test_the_every_who_can_example_in_the_docs_reads_as_it_says():
 
 def test_a_variant_game_saves_and_replays_and_a_bad_variant_record_is_refused():
     v = variant("cluedo-card-game-2018", players=3, answer="every-who-can")
-    game = played(v, 3, 1, lambda s: make_bot("detective", s))
+    game = played(v, 3, 1, lambda s: make_bot("quick-detective", s))
     again = game_from_json(game.to_json())
     assert again.events == game.events and again.winner == game.winner
     with pytest.raises(RecordError, match="field 'edition'.*items=2 clashes"):

@@ -4,6 +4,6 @@
 list them. Every bot follows the :class:`Bot` protocol: ``choose(game, seat) -> Action``.
 """
 
-from .registry import BOTS, Bot, bot_names, catalogue, make_bot, table_bot
+from .registry import BOTS, FOR_TESTS, Bot, bot_names, catalogue, make_bot
 
-__all__ = ["BOTS", "Bot", "bot_names", "catalogue", "make_bot", "table_bot"]
+__all__ = ["BOTS", "FOR_TESTS", "Bot", "bot_names", "catalogue", "make_bot"]

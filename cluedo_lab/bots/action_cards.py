@@ -16,9 +16,9 @@ from typing import Protocol
 
 from ..games.card_2002 import CardGame2002
 from ..games.card_game import CardGame
-from ..games.game import Action
+from ..games.game import Action, required
 from ..records import Record
-from ..rules.edition import Card
+from ..rules.edition import ActionCardKind, Card
 
 __all__ = ["CardOdds", "ranked", "likeliest_suggestion", "action_card_play"]
 
@@ -84,13 +84,14 @@ def action_card_play(game: CardGame2002, seat: int, odds: CardOdds, env: Mapping
         elif kind.kind == "all-snoop":
             offer(1.2 if any(hidden.values()) else 0.1, Action.make("play", seat, card=label))
         elif kind.kind == "super-sleuth":
-            cards = {c.id for c in game.edition.cards_with(kind.feature, kind.value)}
+            cards = _featured(game, kind)
             offer(2.5 if cards & uncertain else 0.3, Action.make("play", seat, card=label))
         elif kind.kind == "private-tip":
             if kind.all:
-                cards = {c.id for c in game.edition.category(kind.category).cards}
+                category = required(kind.category, "the private tip's category")
+                cards = {c.id for c in game.edition.category(category).cards}
             else:
-                cards = {c.id for c in game.edition.cards_with(kind.feature, kind.value)}
+                cards = _featured(game, kind)
 
             def unsure(o: str, cards: set[str] = cards) -> int:
                 return sum(1 for c in cards if 0 < odds.probability(c, o) < 1)
@@ -101,3 +102,11 @@ def action_card_play(game: CardGame2002, seat: int, odds: CardOdds, env: Mapping
     if not options:
         return rng.choice([a for a in legal if a.kind == "play"])
     return max(options, key=lambda o: (o[0], o[1]))[2]
+
+
+def _featured(game: CardGame2002, kind: ActionCardKind) -> set[str]:
+    """The cards a super sleuth or a private tip names by a feature (e.g. female suspects)."""
+    feature = required(kind.feature, f"the {kind.kind} card's feature")
+    value = required(kind.value, f"the {kind.kind} card's value")
+    return {c.id for c in game.edition.cards_with(feature, value)}
+

@@ -21,14 +21,14 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from ..games.action import Action, find, of_kind
 from ..games.board_game import BoardGame
-from ..games.game import Action
-from ..rules.board import Node, walk_of
+from ..rules.board import Node, expected_turns_by_distance, walk_of
 from ..rules.dice import Dice
 from .notes import CardNotes
 
 __all__ = ["suggestion_worth", "best_suggestion", "room_worth", "expected_turns",
-           "start_turn", "move_piece", "clue_target", "find_action", "has_action", "accusation_of"]
+           "start_turn", "move_piece", "clue_target"]
 
 
 def suggestion_worth(game: BoardGame, seat: int, notes: CardNotes,
@@ -141,10 +141,10 @@ def start_turn(game: BoardGame, seat: int, worth: Mapping[str, float],
             options.append((score, rng.random(), action))
         elif action.kind == "passage":
             options.append((worth[action["to"]], rng.random(), action))
-    if has_action(legal, "roll"):
+    if of_kind(legal, "roll"):
         walk = _walk_worth(game, worth, game.piece(seat))
-        options.append((walk, rng.random(), find_action(legal, "roll")))
-    if has_action(legal, "move"):
+        options.append((walk, rng.random(), find(legal, "roll")))
+    if of_kind(legal, "move"):
         options.append(_best_move(game, worth, legal, rng))
     return max(options, key=lambda o: (o[0], o[1]))[2]
 
@@ -186,27 +186,6 @@ def clue_target(game: BoardGame, notes: CardNotes, legal: Sequence[Action],
                                      rng.random()))
 
 
-def has_action(legal: Sequence[Action], kind: str) -> bool:
-    return any(a.kind == kind for a in legal)
-
-
-def find_action(legal: Sequence[Action], kind: str, **want: Any) -> Action:
-    """The legal action of ``kind`` with exactly these arguments."""
-    for action in legal:
-        if action.kind == kind and all(action.get(k) == v for k, v in want.items()):
-            return action
-    raise RuntimeError(f"no legal {kind} with {want}")  # pragma: no cover
-
-
-def accusation_of(legal: Sequence[Action], cards: Sequence[str]) -> Action:
-    """The legal accusation naming exactly ``cards`` (in any order)."""
-    want = set(cards)
-    for action in legal:
-        if action.kind == "accuse" and set(action["cards"]) == want:
-            return action
-    raise RuntimeError(f"no legal accusation of {sorted(want)}")  # pragma: no cover
-
-
 def _walk_worth(game: BoardGame, worth: Mapping[str, float], start: Node) -> float:
     """Worth per turn of the best room to walk to from ``start`` (not back into it)."""
     dist = walk_of(game.edition.board).free(start)
@@ -216,10 +195,7 @@ def _walk_worth(game: BoardGame, worth: Mapping[str, float], start: Node) -> flo
 
 @cache
 def _turns_table(count: int, sides: int, longest: int = 80) -> tuple[float, ...]:
-    """Expected turns to walk d squares (d = 0..longest) with ``count`` dice: E(d) = 1 +
-    sum over totals t < d of P(t) E(d - t), a room reached this turn counting 1."""
-    totals = {t: float(p) for t, p in Dice(count, sides).total_distribution().items()}
-    table = [1.0]
-    for d in range(1, longest + 1):
-        table.append(1.0 + sum(p * table[d - t] for t, p in totals.items() if t < d))
-    return tuple(table)
+    """Expected turns to walk d squares (d = 0..longest) with ``count`` dice, a room reached
+    this turn counting 1 (:func:`~cluedo_lab.rules.board.expected_turns_by_distance`)."""
+    totals = Dice(count, sides).total_distribution()
+    return (1.0, *(float(e) for e in expected_turns_by_distance(longest, totals)[1:]))

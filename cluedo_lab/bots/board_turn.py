@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from ..games.action import Action, find, of_kind
 from ..games.board_game import BoardGame
-from ..games.game import Action
-from .board_moves import accusation_of, clue_target, move_piece, start_turn
+from .board_moves import clue_target, move_piece, start_turn
 from .notes import CardNotes
 from .showing import card_to_show_on_board
 
@@ -32,26 +32,22 @@ def board_turn(game: BoardGame, seat: int, legal: Sequence[Action], rng: random.
     else end the turn. ``rng`` draws the shared rules' seeded ties."""
     kinds = {a.kind for a in legal}
     if kinds & {"show", "reveal"}:
-        return card_to_show_on_board(game, seat, _of(legal, "show", "reveal"), rng)
+        return card_to_show_on_board(game, seat, of_kind(legal, "show", "reveal"), rng)
     seat_notes = notes()
     if "clue" in kinds:
-        return clue_target(game, seat_notes, _of(legal, "clue"), rng)
+        return clue_target(game, seat_notes, of_kind(legal, "clue"), rng)
     if "check" in kinds:
-        return _of(legal, "check")[0]
+        return of_kind(legal, "check")[0]
     if "accuse" in kinds:
         guess = accusation()
         if guess is not None:
-            return accusation_of(legal, guess)
+            return find(legal, "accuse", cards=set(guess))
     if "suggest" in kinds:
         room = game.room_of(seat)
         assert room is not None   # a suggestion is made in a room
-        return suggestion(room, _of(legal, "suggest"))
+        return suggestion(room, of_kind(legal, "suggest"))
     if kinds & {"roll", "stay", "passage"}:
         return start_turn(game, seat, worth(), legal, rng)
     if "move" in kinds:
         return move_piece(game, worth(), legal, rng)
-    return _of(legal, "end")[0]   # every other step is handled above
-
-
-def _of(legal: Sequence[Action], *kinds: str) -> list[Action]:
-    return [a for a in legal if a.kind in kinds]
+    return of_kind(legal, "end")[0]   # every other step is handled above

@@ -8,16 +8,42 @@ contradictory). Both give :class:`CardNotes`, so a bot's policy does not care wh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Generic, TypeVar
 
+from ..games.game import Game
 from ..knowledge import constraints as cons
 from ..knowledge.engine import Knowledge
 from ..records import ENVELOPE, Record
 from ..rules.edition import Card
 
-__all__ = ["CardNotes", "SeatKnowledge", "exact_notes", "paper_notes", "NotesOdds"]
+__all__ = ["CardNotes", "SeatKnowledge", "exact_notes", "paper_notes", "NotesOdds",
+           "UntilNextEvent"]
+
+_V = TypeVar("_V")
+
+
+class UntilNextEvent(Generic[_V]):
+    """A value a bot works out from one seat's record (its knowledge, its notes, its rooms'
+    worth), kept until the game has a new event: recounting a seat's knowledge costs far
+    more than a decision, and a seat's record changes only with an event. The one such cache
+    of the bots."""
+
+    _value: _V
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+        self._key = (-1, -1)        # (seat, events): no seat is -1
+
+    def get(self, game: Game, seat: int, work: Callable[[], _V]) -> _V:
+        """The kept value for ``seat`` of ``game``, or ``work()`` when something happened."""
+        key = (seat, len(game.events))
+        if self._game is not game or self._key != key:
+            self._value = work()
+            self._game, self._key = game, key
+        return self._value
 
 
 @dataclass(frozen=True)

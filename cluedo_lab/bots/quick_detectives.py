@@ -14,18 +14,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import cast
 
+from ..games.action import Action, find, of_kind
 from ..games.board_game import BoardGame
 from ..games.card_2002 import CardGame2002
 from ..games.card_game import CardGame
-from ..games.game import Action, Game
+from ..games.game import Game
 from ..knowledge.engine import Knowledge
 from ..records import ENVELOPE
 from ..rules.errors import Contradiction
 from . import board_moves
 from .action_cards import action_card_play, likeliest_suggestion, ranked
-from .board_moves import find_action
 from .board_turn import board_turn
-from .notes import CardNotes, exact_notes, paper_notes
+from .notes import CardNotes, UntilNextEvent, exact_notes, paper_notes
 from .showing import card_to_show_in_card_game
 
 __all__ = ["BoardDetective", "CardDetective", "QuickDetective"]
@@ -51,8 +51,8 @@ class BoardDetective:
     rng: random.Random = field(init=False, repr=False)
     paper: bool = field(init=False, default=False)
     _game: tuple[int, int] | None = field(init=False, repr=False, default=None)
-    _notes: tuple[tuple[int, int, int], CardNotes] | None = field(init=False, repr=False,
-                                                                 default=None)
+    _notes: UntilNextEvent[CardNotes] = field(init=False, repr=False,
+                                              default_factory=UntilNextEvent)
     _worth: tuple[CardNotes, dict[str, float]] | None = field(init=False, repr=False,
                                                              default=None)
 
@@ -61,9 +61,9 @@ class BoardDetective:
 
     def notes(self, game: BoardGame, seat: int) -> CardNotes:
         """This seat's notes, retaken only when new events have arrived."""
-        key = (id(game), seat, len(game.events))
-        if self._notes is not None and self._notes[0] == key:
-            return self._notes[1]
+        return self._notes.get(game, seat, lambda: self._take_notes(game, seat))
+
+    def _take_notes(self, game: BoardGame, seat: int) -> CardNotes:
         if self._game != (id(game), seat):
             self._game = (id(game), seat)
             self.paper = not self.exact
@@ -76,7 +76,6 @@ class BoardDetective:
                 self.paper = True
         if notes is None:
             notes = paper_notes(record)
-        self._notes = (key, notes)
         return notes
 
     def room_worth(self, game: BoardGame, seat: int, notes: CardNotes) -> dict[str, float]:
@@ -108,7 +107,7 @@ class BoardDetective:
         """The suspect and weapon that teach most in ``room``."""
         notes = self.notes(game, seat)
         named = board_moves.best_suggestion(game, seat, notes, room, self.rng)[1]
-        return find_action(asks, "suggest", cards=named)
+        return find(asks, "suggest", cards=named)
 
     def _best_guess(self, game: BoardGame, notes: CardNotes) -> tuple[str, ...]:
         picks = [max(ids, key=lambda c: (notes.envelope[c], self.rng.random()))
@@ -125,21 +124,15 @@ class CardDetective:
     seed: int = 0
     model: str = "uniform"
     rng: random.Random = field(init=False, repr=False)
-    _known: tuple[CardGame, int, int, Knowledge] | None = field(init=False, repr=False,
-                                                                default=None)
+    _known: UntilNextEvent[Knowledge] = field(init=False, repr=False,
+                                              default_factory=UntilNextEvent)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
     def knowledge(self, game: CardGame, seat: int) -> Knowledge:
         """The knowledge of ``seat``'s own record, recounted only when new events arrive."""
-        record = game.record(seat)
-        cached = self._known
-        if cached and cached[0] is game and cached[1:3] == (seat, len(record.events)):
-            return cached[3]
-        known = Knowledge(record, self.model)
-        self._known = (game, seat, len(record.events), known)
-        return known
+        return self._known.get(game, seat, lambda: Knowledge(game.record(seat), self.model))
 
     def choose(self, game: CardGame, seat: int) -> Action:
         legal = game.legal_actions()
@@ -151,12 +144,12 @@ class CardDetective:
         if "decline" in kinds or (kinds == {"accuse"}):
             return self._join(game, known, solution, legal)
         if solution is not None and "accuse" in kinds:
-            return _pick(legal, "accuse", cards=set(solution))
+            return find(legal, "accuse", cards=set(solution))
         env = {c.id: known.probability(c, ENVELOPE) for c in game.edition.cards}
         if "ask" in kinds:
-            return _pick(legal, "ask", items=set(self._question(game, env)))
+            return find(legal, "ask", items=set(self._question(game, env)))
         if "suggest" in kinds:
-            return _pick(legal, "suggest", cards=set(likeliest_suggestion(game, env, self.rng)))
+            return find(legal, "suggest", cards=set(likeliest_suggestion(game, env, self.rng)))
         if "play" in kinds:
             # only the 2002 game has action cards
             return action_card_play(cast(CardGame2002, game), seat, known, env, legal, self.rng)
@@ -180,21 +173,13 @@ class CardDetective:
               legal: Sequence[Action]) -> Action:
         """Join an accusation when sure, when forced, or when the game ends anyway."""
         others = len(getattr(game, "accusing", ()))
-        forced = not any(a.kind == "decline" for a in legal)
+        forced = not of_kind(legal, "decline")
         if solution is None and (forced or others >= 2):
             dist = known.envelope_distribution()
             solution = max(dist, key=lambda k: (dist[k], self.rng.random()))
         if solution is None:
-            return next(a for a in legal if a.kind == "decline")
-        return _pick(legal, "accuse", cards=set(solution))
-
-
-def _pick(legal: Sequence[Action], kind: str, **want: set[str]) -> Action:
-    """The legal action of ``kind`` whose card lists are exactly the wanted sets."""
-    for action in legal:
-        if action.kind == kind and all(set(action.get(k, ())) == v for k, v in want.items()):
-            return action
-    raise RuntimeError(f"no legal {kind} with {want}")  # pragma: no cover
+            return find(legal, "decline")
+        return find(legal, "accuse", cards=set(solution))
 
 
 class QuickDetective:

@@ -16,7 +16,7 @@ from .explorer import ExplorerBot
 from .quick_detectives import QuickDetective
 from .strategies import STRATEGIES
 
-__all__ = ["Bot", "BOTS", "FOR_TESTS", "make_bot", "table_bot", "bot_names", "catalogue"]
+__all__ = ["Bot", "BOTS", "FOR_TESTS", "make_bot", "bot_names", "catalogue"]
 
 
 Bot: TypeAlias = Player[Game]
@@ -69,13 +69,3 @@ def catalogue() -> list[tuple[str, str]]:
     """Each bot's name and its description, in the order of :func:`bot_names`."""
     return [(name, " ".join((cls.__doc__ or "").split())) for name, cls in BOTS.items()]
 
-
-TABLE_NAMES = {"detective": "quick-detective"}
-"""The names a :class:`~cluedo_lab.views.table.Table` and the ``play`` command offer that
-differ from the registry's: there, the default ``detective`` opponent is the quick one."""
-
-
-def table_bot(kind: str, seed: int = 0) -> Bot:
-    """A bot by the table's names (``detective``, ``random``, ``explorer``, or any registry
-    name)."""
-    return make_bot(TABLE_NAMES.get(kind, kind), seed)

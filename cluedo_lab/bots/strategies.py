@@ -63,16 +63,16 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, cast
 
+from ..games.action import Action, find, of_kind
 from ..games.board_game import BoardGame
-from ..games.game import Action, Game
+from ..games.game import Game
 from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
 from ..rules.errors import Contradiction
 from . import board_moves
 from .action_cards import CardOdds, action_card_play
-from .board_moves import accusation_of
 from .board_turn import board_turn
-from .notes import CardNotes, NotesOdds, SeatKnowledge, exact_notes, paper_notes
+from .notes import CardNotes, NotesOdds, SeatKnowledge, UntilNextEvent, exact_notes, paper_notes
 from .showing import card_to_show_in_card_game
 
 __all__ = ["Strategy", "RandomBot", "Eliminator", "Detective", "InfoGain", "Bluffer",
@@ -104,7 +104,7 @@ class Strategy:
         self.patience = patience
         self.rng = random.Random(seed)
         self.chances = 0        # turns on which this bot could have accused
-        self._known: tuple[tuple[int, int, int], SeatKnowledge] | None = None
+        self._known: UntilNextEvent[SeatKnowledge] = UntilNextEvent()
         self._walk_worth: tuple[CardNotes, dict[str, float]] | None = None
         # the shared defaults draw their seeded ties apart from the strategy's own choices
         self._card_rng = random.Random(seed)
@@ -121,9 +121,9 @@ class Strategy:
     # -- knowledge ---------------------------------------------------------------------------
     def seat_knowledge(self, game: Game, seat: int) -> SeatKnowledge:
         """This seat's knowledge, recounted only when an event has happened since."""
-        key = (id(game), seat, len(game.events))
-        if self._known is not None and self._known[0] == key:
-            return self._known[1]
+        return self._known.get(game, seat, lambda: self._recount(game, seat))
+
+    def _recount(self, game: Game, seat: int) -> SeatKnowledge:
         record = game.record(seat)
         knows = None
         if self.exact:
@@ -134,7 +134,6 @@ class Strategy:
                 knows = None
         if knows is None:
             knows = SeatKnowledge(record, paper_notes(record), None)
-        self._known = (key, knows)
         return knows
 
     # -- choosing ----------------------------------------------------------------------------
@@ -156,16 +155,16 @@ class Strategy:
         if "accuse" in kinds:
             guess = self._accusation(knows)
             if guess is not None:
-                return accusation_of(legal, guess)
+                return find(legal, "accuse", cards=set(guess))
         if "ask" in kinds:
-            return self.question(game, seat, knows, _of(legal, "ask"), "items", ())
+            return self.question(game, seat, knows, of_kind(legal, "ask"), "items", ())
         if "suggest" in kinds:
-            return self.question(game, seat, knows, _of(legal, "suggest"), "cards",
+            return self.question(game, seat, knows, of_kind(legal, "suggest"), "cards",
                                  (game.markers[seat],))
         if "play" in kinds:
             return self._action_card(game, seat, knows, legal)
         if "end" in kinds:
-            return _of(legal, "end")[0]
+            return of_kind(legal, "end")[0]
         return self.rng.choice(legal)
 
     def _board_move(self, game: BoardGame, seat: int, legal: list[Action]) -> Action:
@@ -215,7 +214,7 @@ class Strategy:
 
     def _join(self, game: Game, knows: SeatKnowledge, legal: list[Action]) -> Action:
         """2018: join an accusation (or accuse when nothing else is allowed)."""
-        forced = not any(a.kind == "decline" for a in legal)
+        forced = not of_kind(legal, "decline")
         guess = knows.notes.solution
         if guess is None and self.threshold < 1 and knows.knowledge is not None:
             best, chance = self.likeliest(knows, at_least=self.threshold)
@@ -223,8 +222,8 @@ class Strategy:
         if guess is None and (forced or len(getattr(game, "accusing", ())) >= 2):
             guess = self.likeliest(knows)[0]
         if guess is None:
-            return _of(legal, "decline")[0]
-        return accusation_of(legal, guess)
+            return of_kind(legal, "decline")[0]
+        return find(legal, "accuse", cards=set(guess))
 
     # -- asking ------------------------------------------------------------------------------
     def question(self, game: Game, seat: int, knows: SeatKnowledge, candidates: list[Action],
@@ -243,7 +242,7 @@ class Strategy:
             picked.append(max(options, key=lambda c: self.rank(game, seat, knows, c)))
         return picked
 
-    def rank(self, game: Game, seat: int, knows: SeatKnowledge, card: str) -> tuple:
+    def rank(self, game: Game, seat: int, knows: SeatKnowledge, card: str) -> tuple[Any, ...]:
         """How much this strategy wants to name ``card`` (larger first; seeded ties). The
         detective: open cards first, likeliest in the envelope first."""
         return (_tier(game, seat, knows.notes, card), knows.notes.envelope[card],
@@ -307,7 +306,7 @@ class Eliminator(Strategy):
     exact = False
     takes_threshold = False
 
-    def rank(self, game: Game, seat: int, knows: SeatKnowledge, card: str) -> tuple:
+    def rank(self, game: Game, seat: int, knows: SeatKnowledge, card: str) -> tuple[Any, ...]:
         return (_tier(game, seat, knows.notes, card), self.rng.random())
 
 
@@ -329,7 +328,7 @@ class InfoGain(Strategy):
         super().__init__(seed, threshold, patience)
         self.full_players = full_players
         self.shortlist = shortlist
-        self._worth: tuple[tuple[int, int, int], dict[str, float]] | None = None
+        self._worth: UntilNextEvent[dict[str, float]] = UntilNextEvent()
 
     def question(self, game: Game, seat: int, knows: SeatKnowledge, candidates: list[Action],
                  key: str, fixed: Sequence[str]) -> Action:
@@ -359,9 +358,10 @@ class InfoGain(Strategy):
         known = knows.knowledge
         if known is None or knows.notes.solution is not None:
             return None
-        key = (id(game), seat, len(game.events))
-        if self._worth is not None and self._worth[0] == key:
-            return self._worth[1]
+        return self._worth.get(game, seat, lambda: self._room_gains(game, seat, knows, known))
+
+    def _room_gains(self, game: BoardGame, seat: int, knows: SeatKnowledge, known: Knowledge
+                    ) -> dict[str, float]:
         rooms = game.fixed.rooms
         named = [(*Strategy.pick(self, game, seat, knows, _slots(game, (room,))), room)
                  for room in rooms]
@@ -371,7 +371,6 @@ class InfoGain(Strategy):
         for room, question in zip(rooms, named, strict=True):
             seen = game.piles.get(room) in knows.notes.located.values()
             worth[room] = gains[question] + (1.0 if room in game.piles and not seen else 0.0)
-        self._worth = (key, worth)
         return worth
 
 
@@ -432,7 +431,3 @@ def _slots(game: Game, fixed: Sequence[str]) -> list[list[str]]:
 def _matching(candidates: Sequence[Action], key: str, cards: Sequence[str]) -> Action | None:
     want = set(cards)
     return next((a for a in candidates if set(a[key]) == want), None)
-
-
-def _of(legal: Sequence[Action], kind: str) -> list[Action]:
-    return [a for a in legal if a.kind == kind]

@@ -1,14 +1,15 @@
-"""An action: one thing a seat does, compared by value and saved as a line of JSON."""
+"""An action: one thing a seat does, compared by value and saved as a line of JSON; and the
+one way to look actions up among a game's legal actions (:func:`of_kind`, :func:`find`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..rules.errors import IllegalAction
 
-__all__ = ["Action"]
+__all__ = ["Action", "of_kind", "find"]
 
 
 @dataclass(frozen=True)
@@ -64,3 +65,24 @@ def _thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_thaw(v) for v in value]
     return value
+
+
+def of_kind(legal: Iterable[Action], *kinds: str) -> list[Action]:
+    """The actions of these kinds, in their order among ``legal``."""
+    return [a for a in legal if a.kind in kinds]
+
+
+def find(legal: Iterable[Action], kind: str, **want: Any) -> Action:
+    """The first action of ``kind`` among ``legal`` whose arguments are ``want``: equal, or,
+    for a wanted set, naming exactly its members in any order (``cards={"plum", "rope"}``).
+    Raises :class:`IllegalAction` when there is none (a bot that asks for one has a bug)."""
+    for action in legal:
+        if action.kind == kind and all(_matches(action.get(k), v) for k, v in want.items()):
+            return action
+    raise IllegalAction(f"no legal {kind} with {want}")
+
+
+def _matches(value: Any, wanted: Any) -> bool:
+    if isinstance(wanted, set | frozenset):
+        return set(value or ()) == wanted
+    return bool(value == wanted)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots import table_bot
+from ..bots import make_bot
 from ..games.factory import new_game
 from ..games.game import Game
 from ..rules.edition import Edition
@@ -14,11 +14,12 @@ __all__ = ["play_game", "play_log"]
 
 
 def play_log(edition: Edition | str, players: int | Sequence[str], seed: int = 0,
-             bots: Sequence[str] = ("detective",), **options: Any) -> str:
+             bots: Sequence[str] = ("quick-detective",), **options: Any) -> str:
     """Play one seeded game with bots and return its readable log.
 
-    ``bots`` names one bot per seat (the table's names, ``detective``, ``random`` or
-    ``explorer``, or any bot of the registry); the last name fills any seats left over.
+    ``bots`` names one bot per seat (names of :func:`cluedo_lab.bots.make_bot`: the quick
+    ``quick-detective``, ``random``, the exact ``detective``, ...); the last name fills any
+    seats left over.
     """
     game, kinds = play_game(edition, players, seed, bots, **options)
     head = [f"# {game.edition.name} ({game.edition.id}), seed {seed}",
@@ -28,11 +29,12 @@ def play_log(edition: Edition | str, players: int | Sequence[str], seed: int = 0
 
 
 def play_game(edition: Edition | str, players: int | Sequence[str], seed: int = 0,
-              bots: Sequence[str] = ("detective",), **options: Any) -> tuple[Game, list[str]]:
+              bots: Sequence[str] = ("quick-detective",), **options: Any
+              ) -> tuple[Game, list[str]]:
     """The finished game :func:`play_log` tells (to save it), and the bot of each seat."""
     game = new_game(edition, players, seed, **options)
     if not bots:
         raise ValueError("name at least one bot")
     kinds = [bots[min(seat, len(bots) - 1)] for seat in range(len(game.names))]
-    game.play([table_bot(kind, seed * 1000 + seat) for seat, kind in enumerate(kinds)])
+    game.play([make_bot(kind, seed * 1000 + seat) for seat, kind in enumerate(kinds)])
     return game, kinds

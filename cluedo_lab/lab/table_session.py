@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..bots.registry import Bot, table_bot
+from ..bots.registry import Bot, make_bot
 from ..games.action import Action
 from ..games.game import Game, required
 from ..games.loop import run
@@ -49,9 +49,9 @@ def refusal(reason: str) -> str:
 
 
 def table_player(kind: str | Bot, seed: int) -> Bot:
-    """A bot by the table's names (:func:`cluedo_lab.bots.table_bot`); a bot object (anything
+    """A bot by its registry name (:func:`cluedo_lab.bots.make_bot`); a bot object (anything
     with ``choose(game, seat)``) is used as it is."""
-    return table_bot(kind, seed) if isinstance(kind, str) else kind
+    return make_bot(kind, seed) if isinstance(kind, str) else kind
 
 
 def _nothing() -> None:
@@ -64,7 +64,8 @@ class TableSession:
     move. :attr:`before_bots` is called just before the bots play after your action (a view
     shows that they are playing)."""
 
-    def __init__(self, game: Game, seat: int = 0, bots: Sequence[str | Bot] = ("detective",)):
+    def __init__(self, game: Game, seat: int = 0,
+                 bots: Sequence[str | Bot] = ("quick-detective",)):
         self.seat: Seat[Game] = seat_of(game, seat)
         if not bots:
             raise ValueError("name at least one bot")

@@ -379,7 +379,7 @@ def expected_turns_to_reach(board: Board, position: Node, room: str,
 
     def by_dice(start: Node) -> Fraction | None:
         need = shortest_moves(board, start, room)
-        return None if need is None else _expected_from_distance(need, totals)
+        return None if need is None else expected_turns_by_distance(need, totals)[need]
 
     options = [] if (e := by_dice(here)) is None else [e]
     if isinstance(here, str):
@@ -392,14 +392,17 @@ def expected_turns_to_reach(board: Board, position: Node, room: str,
     return min(options)
 
 
-def _expected_from_distance(distance: int, totals: Mapping[int, Fraction]) -> Fraction:
-    """E(distance) for the Markov chain above, solved upwards from E(0) = 0 (no self-loops:
-    every total is at least 1)."""
+def expected_turns_by_distance(longest: int, totals: Mapping[int, Fraction]
+                               ) -> list[Fraction]:
+    """E(d) for d = 0..``longest``: the expected turns to walk ``d`` squares when a turn walks
+    the dice ``totals`` (a room reached this turn counts 1), solved upwards from E(0) = 0
+    by E(d) = 1 + sum over t < d of P(t) * E(d - t) (no self-loops: every total is at
+    least 1). The one place this recurrence is written."""
     expected = [Fraction(0)]
-    for d in range(1, distance + 1):
+    for d in range(1, longest + 1):
         expected.append(1 + sum((p * expected[d - t] for t, p in totals.items() if t < d),
                                 Fraction(0)))
-    return expected[distance]
+    return expected
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ class Classroom(InteractiveView):
     """A table chooser and the board explorer of the game being played."""
 
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
-                 bots: str = "detective"):
+                 bots: str = "quick-detective"):
         self.chooser = TableChooser(edition, players, seed, bots)
         self.chooser.followers.append(self._follow)
         self._explorers: dict[str, BoardExplorer] = {}

@@ -46,11 +46,12 @@ NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
 class Table(InteractiveView):
     """Your seat at a game of any edition, with bots in the other seats.
 
-    ``Table(edition, players=3, seed=0, seat=0, bots=("detective",), **options)`` starts a new
-    game (``options`` go to the game: e.g. ``dice=1``); :meth:`for_game` sits down at a game
-    already made. ``bots`` names the bot of each other seat in seat order (``detective``,
-    ``random`` or ``explorer``, or any object with ``choose(game, seat)``); the last one fills
-    the seats left over. Bots play at once, until it is your move.
+    ``Table(edition, players=3, seed=0, seat=0, bots=("quick-detective",), **options)``
+    starts a new game (``options`` go to the game: e.g. ``dice=1``); :meth:`for_game` sits
+    down at a game already made. ``bots`` names the bot of each other seat in seat order (a
+    name of :func:`cluedo_lab.bots.make_bot`: ``quick-detective``, ``random``, ...; or any
+    object with ``choose(game, seat)``); the last one fills the seats left over. Bots play at
+    once, until it is your move.
 
     ``notes="learner"`` (the default) gives you your own notepad to fill in, checked and
     hinted by the engine (:class:`~cluedo_lab.views.learner.LearnerNotepad`);
@@ -61,13 +62,15 @@ class Table(InteractiveView):
     """
 
     def __init__(self, edition: Edition | str, players: int | Sequence[str] = 3,
-                 seed: int = 0, seat: int = 0, bots: Sequence[str | Bot] = ("detective",),
-                 notes: str = "learner", **options: Any):
+                 seed: int = 0, seat: int = 0,
+                 bots: Sequence[str | Bot] = ("quick-detective",), notes: str = "learner",
+                 **options: Any):
         self._sit(new_game(edition, players, seed, **options), seat, bots, notes)
 
     @classmethod
-    def for_game(cls, game: Game, seat: int = 0, bots: Sequence[str | Bot] = ("detective",),
-                 notes: str = "learner") -> Table:
+    def for_game(cls, game: Game, seat: int = 0,
+                 bots: Sequence[str | Bot] = ("quick-detective",), notes: str = "learner"
+                 ) -> Table:
         """A table at ``game`` as it stands (its past is told from ``seat``'s view)."""
         table = cls.__new__(cls)
         table._sit(game, seat, bots, notes)
@@ -405,7 +408,7 @@ class TableChooser(InteractiveView):
     """
 
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
-                 bots: str = "detective", notes: str = "learner"):
+                 bots: str = "quick-detective", notes: str = "learner"):
         self.editions = {e.id: e for e in all_editions()}
         self._settings = (edition, self._players(edition, players), seed, bots)
         self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes)
@@ -472,7 +475,7 @@ class TableChooser(InteractiveView):
         self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
                                continuous_update=True, layout=w.Layout(width="9em"))
         self._seed.add_class("cluedo-chooser-seed")
-        self._bots = w.Dropdown(options=["detective", "random", "explorer"], value=self.bots,
+        self._bots = w.Dropdown(options=["quick-detective", "random", "explorer"], value=self.bots,
                                 description="bots", style=short,
                                 layout=w.Layout(width="11em"))
         self._start = w.Button(description="New game", button_style="success")
