@@ -23,8 +23,8 @@ from ..games.action import Action
 from ..games.factory import new_game
 from ..games.game import Game
 from ..knowledge.engine import Knowledge
-from ..lab.table_controls import Control, Field, controls, makeable
-from ..lab.table_session import TableSession, refusal
+from ..lab.table_controls import Control
+from ..lab.table_session import TableSession
 from ..records import Record
 from ..rules.board import Heat
 from ..rules.edition import Edition, all_editions, load_edition
@@ -36,8 +36,7 @@ from .widgets import Notepad
 if TYPE_CHECKING:
     import ipywidgets
 
-__all__ = ["Control", "Field", "NOTES", "Table", "TableChooser", "controls", "makeable",
-           "refusal"]
+__all__ = ["NOTES", "Table", "TableChooser"]
 
 NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
 """The two notepads a table offers: the learner's own page (the default), or the engine's."""
@@ -126,7 +125,8 @@ class Table(InteractiveView):
 
     def press(self, label: str, **values: Any) -> bool:
         """Press the control labelled ``label`` with these drop-down values (field names as
-        in :class:`Field`, e.g. ``{"cards.0": "plum"}``), as a click does."""
+        in :class:`~cluedo_lab.lab.table_controls.Field`, e.g. ``{"cards.0": "plum"}``), as a
+        click does."""
         return self._updated(self.session.press(label, **values))
 
     def confirmation(self) -> str:
