@@ -25,11 +25,12 @@ from ..records import Record, seat_view
 from ..rules.clue_cards import ClueCard
 from ..rules.edition import Card
 from ..rules.errors import IllegalAction
+from .action import Action
 from .board_game import BoardGame
 from .card_2002 import CardGame2002
 from .card_2018 import CardGame2018
 from .card_game import CardGame
-from .game import Action, Game
+from .game import Game
 
 __all__ = ["Seat", "BoardSeat", "CardSeat2002", "CardSeat2018", "seat_of"]
 
