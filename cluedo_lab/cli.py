@@ -156,7 +156,8 @@ def _simulate(args: argparse.Namespace) -> int:
     from .lab.tournament import run_tournament
     bots = [b.strip() for b in args.bots.split(",")]
     cores = os.cpu_count() or 1
-    workers = min(args.workers, cores)
+    here = args.scheduler in (None, "local")       # a cluster's own workers play elsewhere
+    workers = min(args.workers, cores) if here else args.workers
     if workers < args.workers:
         # More processes than cores only adds start-up time; the results do not depend on it.
         print(f"cluedo-lab: --workers {args.workers}: this machine has {cores} cores, using "

@@ -29,7 +29,7 @@ class SeatView:
     public table (names, markers, who asks, who accuses). Anything else fails the test."""
 
     PUBLIC = {"edition", "names", "markers", "asker", "accusing", "current", "is_over",
-              "action_kind"}
+              "action_kind", "event_count"}
 
     def __init__(self, game: CardGame, seat: int):
         self._game, self._seat = game, seat

@@ -3,8 +3,11 @@ is reached; every way of playing a game goes through it."""
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+import cluedo_lab.games.loop
 from cluedo_lab.bots import bot_names, make_bot
 from cluedo_lab.bots.registry import FOR_TESTS
 from cluedo_lab.games import new_game
@@ -88,3 +91,8 @@ def test_students_are_offered_every_bot_but_the_test_only_ones():
     assert {"random", "detective", "quick-detective"} <= set(offered)
     for name in bot_names():
         assert callable(make_bot(name, 0).choose)
+
+
+def test_the_loop_module_s_examples_run():
+    failed, tried = doctest.testmod(cluedo_lab.games.loop)
+    assert tried >= 6 and failed == 0

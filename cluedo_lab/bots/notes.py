@@ -39,7 +39,7 @@ class UntilNextEvent(Generic[_V]):
 
     def get(self, game: Game, seat: int, work: Callable[[], _V]) -> _V:
         """The kept value for ``seat`` of ``game``, or ``work()`` when something happened."""
-        key = (seat, len(game.events))
+        key = (seat, game.event_count)
         if self._game is not game or self._key != key:
             self._value = work()
             self._game, self._key = game, key

@@ -146,6 +146,13 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self._over
 
+    @property
+    def event_count(self) -> int:
+        """How many events have happened: every seat's record holds each of them (what a
+        seat sees of one differs), so the count is public, and a seat's record changes
+        exactly when it grows."""
+        return len(self.events)
+
     def why_illegal(self, action: Action) -> str:
         """Why ``action`` is not allowed now; subclasses say more where they can."""
         if self.is_over:

@@ -7,7 +7,20 @@ among the players) must act. A game that goes on past ``limit`` actions stops wi
 tournament's sign to count the game as unfinished.
 
 ``Game.play``, tournaments, the puzzles that play a game forward and the Table all play
-through :func:`run`, so a game is played the same way wherever it is played.
+through :func:`run`, so a game is played the same way wherever it is played:
+
+>>> from cluedo_lab.bots import make_bot
+>>> from cluedo_lab.games import new_game
+>>> game = new_game("cluedo-card-game-2018", 3, seed=1)
+>>> you = None                                  # a person plays seat 0
+>>> run(game, [you, make_bot("random", 1), make_bot("random", 2)]).waiting
+0
+>>> game.current
+0
+>>> run(game, [make_bot("eliminator", s) for s in range(3)]).over
+True
+>>> game.is_over
+True
 """
 
 from __future__ import annotations

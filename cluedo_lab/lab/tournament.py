@@ -167,7 +167,6 @@ class _Plan:
         return {"seed": deal_seed, "lineup": seats, **play(game, bots, self.max_actions),
                 "game": index}
 
-
     def games(self, first: int, stop: int) -> list[dict[str, Any]]:
         """Games ``first`` to ``stop - 1``: one task for an executor."""
         return [self.game(index) for index in range(first, stop)]
@@ -251,10 +250,10 @@ def _play_all(plan: _Plan, games: int, workers: int, executor: Executor | None,
     batches = [(first, min(first + size, games)) for first in range(0, games, size)]
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
+        stack.callback(bar.close)
         if executor is None:
             executor = InProcess() if workers == 1 or not can_use_processes() else \
                 stack.enter_context(_process_pool(workers))
-        stack.callback(bar.close)
         # Every batch goes to a pool at once; in this process, each when its turn comes
         # (so the progress bar moves).
         submit = executor.submit
