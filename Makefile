@@ -21,10 +21,14 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.lab-installed
 
 ## make lab: install the kit with its notebook front end and open JupyterLab (Ctrl-C twice stops it).
+## JupyterLab saves widget state in the notebooks (docs/site/overrides.json), so a notebook keeps
+## the learner's exercise attempts for `cluedo-lab grade`.
 ## The lessons open from a working copy in $(LESSONS) (made once; a learner's work there is kept,
 ## and running a lesson never changes notebooks/ in git), marked trusted so saved drawings show.
 LESSONS ?= build/lessons
 lab: $(VENV)/.lab-installed
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp docs/site/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(BIN)/cluedo-lab lessons $(LESSONS) --keep >/dev/null
 	$(BIN)/jupyter trust $(LESSONS)/*.ipynb $(LESSONS)/app/*.ipynb >/dev/null 2>&1
 	cd $(LESSONS) && $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) \
@@ -80,10 +84,16 @@ bench: $(VENV)/.test-installed
 ## It runs offline (Pyodide and every wheel included); `make site CDN=1` builds a smaller site
 ## that fetches Pyodide and its own wheels from Pyodide's public CDN. Downloads are cached in
 ## build/cache-site, so a rebuild takes seconds.
+## `make site STUDENT=1` builds the student site (student copies only: no solutions), and
+## `make site CLASS=class.toml` the student site under a class's settings (lessons, Reveal, the
+## engine's notepad, bots, editions, number style: cluedo_lab/lab/class_settings.py).
 CDN ?=
+STUDENT ?=
+CLASS ?=
 SITE_PORT ?= 8000
 site:
-	$(PYTHON) docs/site/build_site.py $(if $(CDN),--cdn)
+	$(PYTHON) docs/site/build_site.py $(if $(CDN),--cdn) $(if $(STUDENT),--student) \
+		$(if $(CLASS),--class $(CLASS))
 
 ## make serve-site: serve build/site on http://127.0.0.1:$(SITE_PORT) (Ctrl-C stops it).
 serve-site:

@@ -33,8 +33,10 @@ LEGEND = ("Click a cell to cycle its mark: ✓ holds the card, ✗ does not, ? n
 class LearnerNotepad(InteractiveView):
     """A student's own card × place grid over one record, with Check, Hint and Reveal."""
 
-    def __init__(self, knowledge: Knowledge | LearnerNotes):
+    def __init__(self, knowledge: Knowledge | LearnerNotes, *, can_reveal: bool = True):
         self.notes = knowledge if isinstance(knowledge, LearnerNotes) else LearnerNotes(knowledge)
+        self.can_reveal = can_reveal
+        """False when a class turns Reveal off: no Reveal button, and :meth:`reveal` refuses."""
         self.revealed = False
         self.message = LEGEND
         self.flagged: tuple[tuple[str, str], ...] = ()
@@ -97,6 +99,10 @@ class LearnerNotepad(InteractiveView):
 
     def reveal(self, on: bool | None = None) -> LearnerNotepad:
         """Show the engine's exact notepad instead of the student's (again to hide it)."""
+        if not self.can_reveal:
+            self.message = "Reveal is turned off for this class: Check and Hint still help."
+            self._update()
+            return self
         self.revealed = (not self.revealed) if on is None else on
         self.message = ("The engine's notepad: ✓ certain, · certainly not, else the exact "
                         "chance." if self.revealed else LEGEND)
@@ -178,6 +184,8 @@ class LearnerNotepad(InteractiveView):
                 ("Which?", self.which, "Outline the marks that need another look"),
                 ("Hint", self.hint, "The next step (press again for more of it)"),
                 ("Reveal", self.reveal, "Show or hide the engine's exact notepad")):
+            if label == "Reveal" and not self.can_reveal:
+                continue
             button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
             button.add_class(f"cluedo-learner-{slug(label)}")
             button.on_click(lambda _b, act=action: act())

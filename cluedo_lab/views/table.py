@@ -21,7 +21,7 @@ move, your hand, the legal actions, the end of your log); :meth:`Table.widget` t
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -66,6 +66,9 @@ ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
 
 NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
 """The two notepads a table offers: the learner's own page (the default), or the engine's."""
+HELPS = frozenset({"reveal", "engine"})
+"""The helps a table may offer: the Reveal button of the learner's notepad, and the switch to
+the engine's notepad (a class's settings may turn either off: ``helps``)."""
 
 
 def refusal(reason: str) -> str:
@@ -450,13 +453,16 @@ class Table(InteractiveView):
     ``notes="learner"`` (the default) gives you your own notepad to fill in, checked and
     hinted by the engine (:class:`~cluedo_lab.views.learner.LearnerNotepad`);
     ``notes="engine"`` shows the engine's exact notepad instead. :meth:`use_notes` switches.
+    ``helps`` (a class's settings) may leave out ``"reveal"`` (no Reveal on your notepad) or
+    ``"engine"`` (no engine's notepad).
     An accusation from a button waits for :meth:`confirm` (warning you if you hold one of its
     cards); at the end, :meth:`ending` says who won and why.
     """
 
     def __init__(self, edition: Edition | str, players: int | Sequence[str] = 3,
                  seed: int = 0, seat: int = 0, bots: Sequence[Any] = ("detective",),
-                 notes: str = "learner", **options: Any):
+                 notes: str = "learner", helps: Collection[str] = HELPS, **options: Any):
+        self.helps = frozenset(helps)
         self._sit(new_game(edition, players, seed, **options), seat, bots, notes)
 
     @classmethod
@@ -464,6 +470,7 @@ class Table(InteractiveView):
                  notes: str = "learner") -> Table:
         """A table at ``game`` as it stands (its past is told from ``seat``'s view)."""
         table = cls.__new__(cls)
+        table.helps = HELPS
         table._sit(game, seat, bots, notes)
         return table
 
@@ -474,6 +481,8 @@ class Table(InteractiveView):
             raise ValueError("name at least one bot")
         if notes not in NOTES:
             raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        if notes == "engine" and "engine" not in self.helps:
+            raise ValueError("the engine's notepad is turned off at this table")
         self.notes = notes
         self.pending: Action | None = None
         self._joined: list[bool] = []
@@ -674,6 +683,8 @@ class Table(InteractiveView):
         """Switch the notepad beside your log: ``"learner"`` (yours) or ``"engine"``."""
         if notes not in NOTES:
             raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        if notes == "engine" and "engine" not in self.helps:
+            raise ValueError("the engine's notepad is turned off at this table")
         self.notes = notes
         self._update()
         return self
@@ -688,7 +699,7 @@ class Table(InteractiveView):
             self._notepad.knowledge = known
             self._notepad._update()
         if self._learner is None:
-            self._learner = LearnerNotepad(known)
+            self._learner = LearnerNotepad(known, can_reveal="reveal" in self.helps)
         elif self._learner.knowledge is not known:
             self._learner.follow(known)
 
@@ -810,6 +821,8 @@ class Table(InteractiveView):
         self._switch = w.ToggleButtons(options=[(text, key) for key, text in NOTES.items()],
                                        value=self.notes, style={"button_width": "auto"})
         self._switch.add_class("cluedo-table-notes-switch")
+        if "engine" not in self.helps:
+            self._switch.layout.display = "none"   # one notepad: nothing to switch
         self._switch.observe(lambda c: c["new"] != self.notes and self.use_notes(c["new"]),
                              names="value")
         self._notes_box = w.VBox()
@@ -933,10 +946,15 @@ class TableChooser(InteractiveView):
     """
 
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
-                 bots: str = "detective", notes: str = "learner"):
+                 bots: str = "detective", notes: str = "learner",
+                 helps: Collection[str] = HELPS):
         self.editions = {e.id: e for e in all_editions()}
+        self.bot_choices = ["detective", "random", "explorer"]
+        """The bots the drop-down offers (a class may offer fewer)."""
+        self.helps = frozenset(helps)
         self._settings = (edition, self._players(edition, players), seed, bots)
-        self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes)
+        self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes,
+                           helps=self.helps)
         self.bots = bots
         self.games = 1
         self.note = ""
@@ -953,7 +971,8 @@ class TableChooser(InteractiveView):
         old = self.table
         settings = (edition, self._players(edition, players), seed, self.bots)
         same, self._settings = settings == self._settings, settings
-        self.table = Table(edition, settings[1], seed, bots=(self.bots,), notes=old.notes)
+        self.table = Table(edition, settings[1], seed, bots=(self.bots,), notes=old.notes,
+                           helps=self.helps)
         self.games += 1
         game = self.table.game
         ed = game.edition
@@ -1001,7 +1020,7 @@ class TableChooser(InteractiveView):
         self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
                                continuous_update=True, layout=w.Layout(width="9em"))
         self._seed.add_class("cluedo-chooser-seed")
-        self._bots = w.Dropdown(options=["detective", "random", "explorer"], value=self.bots,
+        self._bots = w.Dropdown(options=self.bot_choices, value=self.bots,
                                 description="bots", style=short,
                                 layout=w.Layout(width="11em"))
         self._start = w.Button(description="New game", button_style="success")

@@ -314,6 +314,14 @@ def contents(target: Path) -> None:
         out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
 
 
+LAB_OVERRIDES_FILE = HERE / "overrides.json"
+"""JupyterLab's defaults for the kit, shared with ``make lab``: lessons are short, so every cell
+is rendered (a widget scrolled away keeps its state on screen), and widget state is saved in
+the notebook, so a notebook a learner downloads carries their exercise attempts
+(views/exercises.py) for ``cluedo-lab grade``."""
+LAB_OVERRIDES = json.loads(LAB_OVERRIDES_FILE.read_text())
+
+
 def settings(lite_dir: Path, cdn: bool) -> None:
     """jupyter-lite.json (what the pages read) and jupyter_lite_config.json (the build's)."""
     kernel: dict = {"disablePyPIFallback": True}
@@ -330,9 +338,7 @@ def settings(lite_dir: Path, cdn: bool) -> None:
         "disabledExtensions": ["@jupyterlab/apputils-extension:announcements"],
         "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}
     (lite_dir / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
-    # Lessons are short: render every cell, so a widget scrolled away keeps its state on screen.
-    overrides = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
-    (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2))
+    (lite_dir / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
     build = {"LiteBuildConfig": {
         "apps": ["lab"],
         "contents": ["content"],
