@@ -302,10 +302,9 @@ def _lesson_keys(submissions: list[Submission]) -> set[str]:
 
 def _order(submissions: list[Submission]) -> dict[str, tuple[int, str]]:
     """Exercises in the order learners met them: by the earliest place each takes among a
-    notebook's exercises when they are put in the order they were shown."""
+    notebook's exercises (widget state lists its widgets in the order they were made)."""
     order: dict[str, tuple[int, str]] = {}
     for sub in submissions:
-        shown = sorted(sub.logs.values(), key=lambda log: (log.shown, log.key))
-        for rank, log in enumerate(shown):
-            order[log.key] = min(order.get(log.key, (rank, log.key)), (rank, log.key))
+        for rank, key in enumerate(sub.logs):
+            order[key] = min(order.get(key, (rank, key)), (rank, key))
     return order
