@@ -17,10 +17,22 @@ from pathlib import Path
 import pytest
 
 from cluedo_lab.cli import main
-from cluedo_lab.lab.attempts import (AFTER_HELP, FIRST_TRY, MAX_EVENTS, NOT_TRIED, REVEALED,
-                                     WRONG, AttemptLog, LogError)
-from cluedo_lab.lab.class_settings import (ClassSettings, ClassSettingsError,
-                                           load_class_settings, student_bots)
+from cluedo_lab.lab.attempts import (
+    AFTER_HELP,
+    FIRST_TRY,
+    MAX_EVENTS,
+    NOT_TRIED,
+    REVEALED,
+    WRONG,
+    AttemptLog,
+    LogError,
+)
+from cluedo_lab.lab.class_settings import (
+    ClassSettings,
+    ClassSettingsError,
+    load_class_settings,
+    student_bots,
+)
 from cluedo_lab.lab.exercises import Exercise
 from cluedo_lab.lab.grading import WIDGET_STATE, attempt_logs, grade_folder
 from cluedo_lab.views.grade_report import report_html

@@ -10,6 +10,13 @@ notebook a learner downloads carries it and ``cluedo-lab grade`` reads it back w
 The JSON carries a digest of its content: a log edited by hand no longer matches it and is
 reported as tampered. (The digest is not a secret: it stops an edit in a text editor, not a
 learner who reads this module.) Reading never evaluates what it reads, and caps every size.
+
+Saved widget state alone does not survive every reopening: JupyterLite (Pyodide 0.29, widget
+manager 3.0.17) shows a reopened notebook's widgets as "Loading widget..." and its next save
+writes no widget state at all. So a widget running in a notebook also keeps a spare copy of
+its log beside the notebook (:func:`keep_spare`, ``.cluedo-attempts/KEY.json``, in the
+browser's storage on the site) and, made again after a reopening, takes the earlier attempts
+back from it (:func:`with_spare`): running the lesson again puts them back in the notebook.
 """
 
 from __future__ import annotations
@@ -19,10 +26,12 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-__all__ = ["Event", "AttemptLog", "LogError", "OUTCOMES", "FIRST_TRY", "AFTER_HELP",
-           "REVEALED", "WRONG", "NOT_TRIED", "MAX_EVENTS", "MAX_TEXT"]
+__all__ = ["Event", "AttemptLog", "LogError", "keep_spare", "with_spare", "spare_path",
+           "OUTCOMES", "FIRST_TRY", "AFTER_HELP", "REVEALED", "WRONG", "NOT_TRIED", "MAX_EVENTS",
+           "MAX_TEXT"]
 
 FORMAT = "cluedo-lab attempts 1"
 """The log's format name, inside its JSON (a later format reads older ones by it)."""
@@ -195,6 +204,40 @@ class AttemptLog:
                 any(e.at < shown for e in log.events):
             raise LogError(f"the attempts at {key!r} are out of time order")
         return log
+
+
+SPARE_FOLDER = ".cluedo-attempts"
+"""Where a kernel keeps a spare copy of each exercise's log, beside the notebook."""
+
+
+def spare_path(folder: Path, key: str) -> Path:
+    """The spare copy of the log of exercise ``key`` in ``folder``."""
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in key)[:120]
+    return folder / SPARE_FOLDER / f"{safe}.json"
+
+
+def keep_spare(log: AttemptLog, folder: Path) -> None:
+    """Write a spare copy of ``log`` (a file that cannot be written is skipped: the notebook's
+    own copy is the one handed in)."""
+    path = spare_path(folder, log.key)
+    try:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(log.to_json(), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def with_spare(log: AttemptLog, folder: Path) -> AttemptLog:
+    """``log`` with the attempts of the spare copy in ``folder`` merged in (a missing,
+    unreadable or edited copy adds nothing)."""
+    path = spare_path(folder, log.key)
+    try:
+        if path.stat().st_size > MAX_JSON:
+            return log
+        earlier = AttemptLog.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, LogError):
+        return log
+    return log.merged(earlier) if earlier.key == log.key else log
 
 
 def _text(answer: object) -> str:

@@ -37,7 +37,8 @@ class Classroom(InteractiveView):
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
                  bots: str = "detective", settings: ClassSettings | None = None):
         self.settings = settings = settings if settings is not None else class_settings()
-        set_chance_style(settings.numbers)
+        if settings != ClassSettings():      # a class's file: its number style for the page
+            set_chance_style(settings.numbers)
         editions = settings.edition_ids()
         bot_choices = list(student_bots(settings.bots))
         helps = {h for h, on in (("reveal", settings.reveal),

@@ -15,11 +15,11 @@ the attempts: ``cluedo-lab grade`` reads them from a folder of handed-in noteboo
 
 from __future__ import annotations
 
-import hashlib
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..lab.attempts import AttemptLog
+from ..lab.attempts import AttemptLog, keep_spare, with_spare
 from ..lab.class_settings import class_settings
 from ..lab.exercises import Exercise, Feedback
 from .base import InteractiveView, live_box, pre
@@ -27,7 +27,7 @@ from .base import InteractiveView, live_box, pre
 if TYPE_CHECKING:
     import ipywidgets
 
-__all__ = ["ExerciseWidget", "exercise_key", "ATTEMPTS_CLASS"]
+__all__ = ["ExerciseWidget", "ATTEMPTS_CLASS"]
 
 ATTEMPTS_CLASS = "cluedo-exercise-attempts"
 """The CSS class of the hidden widget that holds an exercise's attempts (the grader finds the
@@ -40,24 +40,28 @@ HOW = {"pick": "Choose one.", "pick-many": "Choose every one that applies.",
                 "like C A B."}
 
 
-def exercise_key(exercise: Exercise) -> str:
-    """The exercise's stable key (its ``key``; an exercise without one is known by its
-    question)."""
-    key = getattr(exercise, "key", "")
-    if key:
-        return str(key)
-    return "q-" + hashlib.sha256(exercise.prompt.encode()).hexdigest()[:12]
+def _notebook_folder() -> Path | None:
+    """The working folder when running in a notebook's kernel (where the lesson is), else
+    None: a script or a test leaves no file behind."""
+    from IPython import get_ipython
+
+    return Path.cwd() if get_ipython() is not None else None
 
 
 class ExerciseWidget(InteractiveView):
     """One exercise, answered in the notebook; :attr:`log` keeps every attempt."""
 
-    def __init__(self, exercise: Exercise):
+    def __init__(self, exercise: Exercise, spare: str | Path | None = None):
         self.exercise = exercise
         self.message = ""
         self.hints_given = 0
         self.solved = False
-        self.log = AttemptLog(exercise_key(exercise), exercise.prompt)
+        self.spare = Path(spare) if spare is not None else _notebook_folder()
+        """Where the spare copy of the log is kept (None: nowhere; by default the working
+        folder when running in a notebook, see :mod:`cluedo_lab.lab.attempts`)."""
+        self.log = AttemptLog(exercise.key, exercise.prompt)
+        if self.spare is not None:
+            self.log = with_spare(self.log, self.spare)
         self.can_reveal = class_settings().reveal
         """False when the class's settings turn Reveal off (no button; :meth:`reveal`
         refuses)."""
@@ -68,6 +72,7 @@ class ExerciseWidget(InteractiveView):
         feedback = self.exercise.check(response)
         if response not in (None, "", (), []):
             self.log.answered(response, feedback.correct, feedback.message)
+            self._record()
         self.solved = self.solved or feedback.correct
         self.message = str(feedback)
         self._update()
@@ -76,6 +81,7 @@ class ExerciseWidget(InteractiveView):
     def hint(self) -> str:
         self.hints_given += 1
         self.log.hinted()
+        self._record()
         self.message = self.exercise.hint(self.hints_given)
         self._update()
         return self.message
@@ -86,9 +92,14 @@ class ExerciseWidget(InteractiveView):
             self._update()
             return self.message
         self.log.revealed()
+        self._record()
         self.message = self.exercise.reveal()
         self._update()
         return self.message
+
+    def _record(self) -> None:
+        if self.spare is not None:
+            keep_spare(self.log, self.spare)
 
     def saved_note(self) -> str:
         """The line under the buttons: what the notebook keeps of the learner's work."""

@@ -30,6 +30,7 @@ from ..bots.registry import table_bot
 from ..games.factory import new_game
 from ..games.game import Action, Game
 from ..knowledge.engine import Knowledge
+from ..lab.class_settings import student_bots
 from ..records import Accuse, Record
 from ..rules.edition import Edition, all_editions, load_edition
 from ..rules.errors import CluedoLabError, Contradiction, IllegalAction
@@ -949,8 +950,9 @@ class TableChooser(InteractiveView):
                  bots: str = "detective", notes: str = "learner",
                  helps: Collection[str] = HELPS):
         self.editions = {e.id: e for e in all_editions()}
-        self.bot_choices = ["detective", "random", "explorer"]
-        """The bots the drop-down offers (a class may offer fewer)."""
+        self.bot_choices = list(student_bots(("detective", "random", "explorer")))
+        """The bots the drop-down offers (never one meant only for tests; a class may offer
+        fewer)."""
         self.helps = frozenset(helps)
         self._settings = (edition, self._players(edition, players), seed, bots)
         self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes,
@@ -1020,7 +1022,8 @@ class TableChooser(InteractiveView):
         self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
                                continuous_update=True, layout=w.Layout(width="9em"))
         self._seed.add_class("cluedo-chooser-seed")
-        self._bots = w.Dropdown(options=self.bot_choices, value=self.bots,
+        bots = [*self.bot_choices, *([] if self.bots in self.bot_choices else [self.bots])]
+        self._bots = w.Dropdown(options=bots, value=self.bots,
                                 description="bots", style=short,
                                 layout=w.Layout(width="11em"))
         self._start = w.Button(description="New game", button_style="success")
