@@ -323,3 +323,24 @@ def test_reveal_turned_off_takes_the_buttons_away(tmp_path, monkeypatch):
     from cluedo_lab.rules.numbers import chance_style, set_chance_style
     assert chance_style() == "fraction"
     set_chance_style("percent")
+
+
+def test_a_widget_made_again_takes_back_its_earlier_attempts(tmp_path):
+    """A reopened notebook's widgets are new: the spare copy beside the notebook gives them
+    the attempts made before (saved widget state alone does not survive JupyterLite's
+    reopening)."""
+    from cluedo_lab.views.exercises import ExerciseWidget
+
+    first = ExerciseWidget(COUNT, spare=tmp_path)
+    first.answer("21")
+    first.hint()
+    again = ExerciseWidget(COUNT, spare=tmp_path)
+    assert [e.kind for e in again.log.events] == ["answer", "hint"]
+    again.answer("18")
+    assert again.log.outcome() == AFTER_HELP
+    other = ExerciseWidget(PICK, spare=tmp_path)
+    assert other.log.events == []
+    (spare,) = [p for p in (tmp_path / ".cluedo-attempts").iterdir() if COUNT.key in p.name]
+    spare.write_text(spare.read_text().replace('"right":false', '"right":true'))
+    assert ExerciseWidget(COUNT, spare=tmp_path).log.events == []   # an edited copy adds nothing
+    assert ExerciseWidget(COUNT).spare is None                      # no notebook, no file

@@ -7,7 +7,8 @@ address refused, as tests/test_site.py does:
 - a student lesson shows no solution and no "✓ Right" before the learner answers, and with
   Reveal turned off in the settings no exercise has a Reveal button;
 - the learner answers an exercise wrong, then right; the notebook is saved, the page reloaded
-  (the notebook reopened from the browser's storage), and the attempts are still there;
+  (the notebook reopened from the browser's storage) and the lesson run again, and the
+  attempts are still there;
 - the notebook is downloaded as a student would hand it in, and ``cluedo-lab grade`` on it
   shows exactly those attempts;
 - the classroom page offers only the class's bots and editions, with neither Reveal nor the
@@ -91,13 +92,17 @@ def test_a_learner_answers_saves_reopens_and_hands_in(page, site, browser, tmp_p
 
     page.keyboard.press("Control+s")
     expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=30_000)
-    page.reload()   # the notebook reopened from the browser's storage, no cell run
+    page.reload()   # the notebook reopened from the browser's storage
     status = page.locator(".jp-StatusBar-TextItem", has_text="Python (Pyodide)")
     expect(status).to_contain_text("Idle", timeout=KERNEL_TIMEOUT)
+    run_all(page)   # a new kernel: the widgets are made again, and take back the attempts
     box = exercise_box(page)
     expect(box.locator(".cluedo-exercise-saved")).to_contain_text(
         "2 answers (1 wrong), 0 hints; right after hints or tries", timeout=RUN_TIMEOUT)
+    box.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "handin-reopened.png"))
+    page.keyboard.press("Control+s")
+    expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=30_000)
 
     page.get_by_role("menuitem", name="File", exact=True).click()
     with page.expect_download() as download:
