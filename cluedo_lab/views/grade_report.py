@@ -33,8 +33,9 @@ td.outcome { text-align: center; font-weight: bold; min-width: 2.2rem; }
 
 def report_html(report: ClassReport) -> str:
     """The whole report as a standalone HTML page."""
-    parts = [f"<h1>Class report: {len(report.students)} students, "
-             f"{len(report.exercises)} exercises</h1>",
+    students, exercises = len(report.students), len(report.exercises)
+    parts = [f"<h1>Class report: {students} student{'s' if students != 1 else ''}, "
+             f"{exercises} exercise{'s' if exercises != 1 else ''}</h1>",
              f"<p class='small'>Handed-in notebooks in {escape(report.folder)}.</p>"]
     if report.exercises:
         parts += [_chart(report), _grid(report), _traps(report)]

@@ -28,6 +28,7 @@ FLAGGED_BORDER = "3px solid #c62828"
 LEGEND = ("Click a cell to cycle its mark: ✓ holds the card, ✗ does not, ? not sure. "
           "Check counts your mistakes; Hint points to the next step; Reveal shows the "
           "engine's notepad.")
+LEGEND_NO_REVEAL = LEGEND.replace("; Reveal shows the engine's notepad.", ".")
 
 
 class LearnerNotepad(InteractiveView):
@@ -38,7 +39,7 @@ class LearnerNotepad(InteractiveView):
         self.can_reveal = can_reveal
         """False when a class turns Reveal off: no Reveal button, and :meth:`reveal` refuses."""
         self.revealed = False
-        self.message = LEGEND
+        self.message = LEGEND if can_reveal else LEGEND_NO_REVEAL
         self.flagged: tuple[tuple[str, str], ...] = ()
         self._last_check: CheckResult | None = None
         self._hint_level = 0
@@ -105,7 +106,7 @@ class LearnerNotepad(InteractiveView):
             return self
         self.revealed = (not self.revealed) if on is None else on
         self.message = ("The engine's notepad: ✓ certain, · certainly not, else the exact "
-                        "chance." if self.revealed else LEGEND)
+                        "chance." if self.revealed else LEGEND)   # only when allowed
         self._update()
         return self
 
