@@ -120,7 +120,7 @@ def test_a_log_round_trips_and_an_edit_is_caught():
     edited = text.replace('"right":false', '"right":true')
     with pytest.raises(LogError, match="changed after they were saved"):
         AttemptLog.from_json(edited)
-    for bad in ("{", "[]", '{"format": "other"}', 42, "x" * 300_000):
+    for bad in ("{", "[]", '{"format": "other"}', 42, "x" * 300_000, "[" * 50_000):
         with pytest.raises(LogError):
             AttemptLog.from_json(bad)
 

@@ -184,8 +184,10 @@ class AttemptLog:
             raise LogError(f"the attempt data is over {MAX_JSON:,} characters")
         try:
             data = json.loads(text)
-        except ValueError as error:
+        except json.JSONDecodeError as error:
             raise LogError(f"the attempt data is not JSON ({error.msg})") from None
+        except RecursionError:
+            raise LogError("the attempt data is nested too deeply") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise LogError(f"the attempt data is not in the format {FORMAT!r}")
         digest = data.pop("digest", None)
