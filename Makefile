@@ -5,7 +5,8 @@ BIN     = $(VENV)/bin
 PORT   ?= 8888
 APP_PORT ?= 8866
 
-.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench
+.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench \
+	site-class-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,10 +38,12 @@ lab: $(VENV)/.lab-installed
 ## make app: the classroom page (play at the table against bots, the board explorer) without
 ## code cells, served by Voila on http://127.0.0.1:$(APP_PORT) only (Ctrl-C stops it). A page
 ## closed (or left idle with no connection) for $(APP_IDLE) s has its kernel shut down, so a
-## class reloading pages does not pile up kernels.
+## class reloading pages does not pile up kernels. `make app CLASS=class.toml`: under a class's
+## settings (the bots and editions offered, Reveal, the engine's notepad, the number style).
 APP_IDLE ?= 300
 app: $(VENV)/.lab-installed
-	PYTHONHASHSEED=0 JUPYTER_PATH=notebooks/app/share/jupyter $(BIN)/voila \
+	PYTHONHASHSEED=0 JUPYTER_PATH=notebooks/app/share/jupyter \
+		$(if $(CLASS),CLUEDO_LAB_CLASS=$(abspath $(CLASS))) $(BIN)/voila \
 		notebooks/app/classroom.ipynb --template=classroom --Voila.ip=127.0.0.1 \
 		--port=$(APP_PORT) --no-browser \
 		--MappingKernelManager.cull_idle_timeout=$(APP_IDLE) \
@@ -103,6 +106,13 @@ serve-site:
 ## make site-test: build the site and open it in Chromium (tests/test_site.py), offline.
 site-test: site $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_site.py
+
+## make site-class-test: build the student site under tests/data/class-handin.toml and test it in
+## Chromium (tests/test_handin_site.py): no answer shown, no Reveal, attempts saved, reopened,
+## downloaded and graded; the classroom page offers only the class's bots and editions.
+site-class-test: $(VENV)/.test-installed
+	$(MAKE) site CLASS=tests/data/class-handin.toml
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_handin_site.py
 
 ## make site-bench: the site's size, seconds to a ready kernel (first and warm load) and one
 ## notepad update in the browser against CPython (benchmarks/site.py; about 2 minutes).
