@@ -5,7 +5,8 @@ BIN     = $(VENV)/bin
 PORT   ?= 8888
 APP_PORT ?= 8866
 
-.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench
+.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench \
+	site-class-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +22,14 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.lab-installed
 
 ## make lab: install the kit with its notebook front end and open JupyterLab (Ctrl-C twice stops it).
+## JupyterLab saves widget state in the notebooks (docs/site/overrides.json), so a notebook keeps
+## the learner's exercise attempts for `cluedo-lab grade`.
 ## The lessons open from a working copy in $(LESSONS) (made once; a learner's work there is kept,
 ## and running a lesson never changes notebooks/ in git), marked trusted so saved drawings show.
 LESSONS ?= build/lessons
 lab: $(VENV)/.lab-installed
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp docs/site/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(BIN)/cluedo-lab lessons $(LESSONS) --keep >/dev/null
 	$(BIN)/jupyter trust $(LESSONS)/*.ipynb $(LESSONS)/app/*.ipynb >/dev/null 2>&1
 	cd $(LESSONS) && $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) \
@@ -33,10 +38,12 @@ lab: $(VENV)/.lab-installed
 ## make app: the classroom page (play at the table against bots, the board explorer) without
 ## code cells, served by Voila on http://127.0.0.1:$(APP_PORT) only (Ctrl-C stops it). A page
 ## closed (or left idle with no connection) for $(APP_IDLE) s has its kernel shut down, so a
-## class reloading pages does not pile up kernels.
+## class reloading pages does not pile up kernels. `make app CLASS=class.toml`: under a class's
+## settings (the bots and editions offered, Reveal, the engine's notepad, the number style).
 APP_IDLE ?= 300
 app: $(VENV)/.lab-installed
-	PYTHONHASHSEED=0 JUPYTER_PATH=notebooks/app/share/jupyter $(BIN)/voila \
+	PYTHONHASHSEED=0 JUPYTER_PATH=notebooks/app/share/jupyter \
+		$(if $(CLASS),CLUEDO_LAB_CLASS=$(abspath $(CLASS))) $(BIN)/voila \
 		notebooks/app/classroom.ipynb --template=classroom --Voila.ip=127.0.0.1 \
 		--port=$(APP_PORT) --no-browser \
 		--MappingKernelManager.cull_idle_timeout=$(APP_IDLE) \
@@ -80,10 +87,16 @@ bench: $(VENV)/.test-installed
 ## It runs offline (Pyodide and every wheel included); `make site CDN=1` builds a smaller site
 ## that fetches Pyodide and its own wheels from Pyodide's public CDN. Downloads are cached in
 ## build/cache-site, so a rebuild takes seconds.
+## `make site STUDENT=1` builds the student site (student copies only: no solutions), and
+## `make site CLASS=class.toml` the student site under a class's settings (lessons, Reveal, the
+## engine's notepad, bots, editions, number style: cluedo_lab/lab/class_settings.py).
 CDN ?=
+STUDENT ?=
+CLASS ?=
 SITE_PORT ?= 8000
 site:
-	$(PYTHON) docs/site/build_site.py $(if $(CDN),--cdn)
+	$(PYTHON) docs/site/build_site.py $(if $(CDN),--cdn) $(if $(STUDENT),--student) \
+		$(if $(CLASS),--class $(CLASS))
 
 ## make serve-site: serve build/site on http://127.0.0.1:$(SITE_PORT) (Ctrl-C stops it).
 serve-site:
@@ -93,6 +106,13 @@ serve-site:
 ## make site-test: build the site and open it in Chromium (tests/test_site.py), offline.
 site-test: site $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_site.py
+
+## make site-class-test: build the student site under tests/data/class-handin.toml and test it in
+## Chromium (tests/test_handin_site.py): no answer shown, no Reveal, attempts saved, reopened,
+## downloaded and graded; the classroom page offers only the class's bots and editions.
+site-class-test: $(VENV)/.test-installed
+	$(MAKE) site CLASS=tests/data/class-handin.toml
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_handin_site.py
 
 ## make site-bench: the site's size, seconds to a ready kernel (first and warm load) and one
 ## notepad update in the browser against CPython (benchmarks/site.py; about 2 minutes).

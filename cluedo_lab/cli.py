@@ -191,7 +191,16 @@ def _knowledge(args: argparse.Namespace):
 
 def _lessons(args: argparse.Namespace) -> int:
     target = Path(args.dir)
+    settings = None
+    if args.class_file:
+        from .lab.class_settings import load_class_settings
+        settings = load_class_settings(args.class_file)   # checked before anything is written
+        if not args.student:
+            raise CluedoLabError("--class: class settings go with --student copies")
     written = write_lessons(target, student=args.student, force=args.force, keep=args.keep)
+    if settings is not None:
+        from .lab.class_settings import apply_to_lessons
+        written = apply_to_lessons(target, settings, written)
     kind = "student copies (no solutions)" if args.student else "notebooks"
     print(f"{len(written)} {kind} written to {target}{' (the others kept)' * args.keep}; "
           f"start with "
@@ -278,6 +287,10 @@ def parser() -> argparse.ArgumentParser:
                          help="write only the lessons missing from DIR (keep a learner's work)")
     lessons.add_argument("--student", action="store_true",
                          help="student copies: solution cells removed, hints folded")
+    lessons.add_argument("--class", dest="class_file", metavar="CLASS.toml",
+                         help="with --student: a class's settings (lessons, Reveal, the "
+                         "engine's notepad, bots, editions, number style), applied and "
+                         "written beside the copies")
     lessons.set_defaults(run=_lessons)
     puzzle = sub.add_parser("puzzle", help="a generated puzzle with one answer, checked by "
                             "the engine (the same one for the same arguments)")
@@ -299,7 +312,31 @@ def parser() -> argparse.ArgumentParser:
     book.add_argument("--out", required=True, help="the HTML file to write")
     book.add_argument("--notebook", help="also write the puzzles as a notebook (.ipynb)")
     book.set_defaults(run=_puzzle_book)
+    grade = sub.add_parser("grade", help="a class report from a folder of handed-in "
+                           "notebooks (the exercises' saved attempts)")
+    grade.add_argument("submissions", help="the folder of notebooks (one per student, or a "
+                       "folder per student)")
+    grade.add_argument("--out", required=True, help="the HTML report to write")
+    grade.add_argument("--csv", help="also write one row per student and exercise (CSV)")
+    grade.set_defaults(run=_grade)
     return top
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from .lab.grading import grade_folder
+    from .views.grade_report import report_html
+    try:
+        report = grade_folder(args.submissions)
+    except NotADirectoryError as error:
+        raise CluedoLabError(str(error)) from None
+    Path(args.out).write_text(report_html(report), encoding="utf-8")
+    if args.csv:
+        Path(args.csv).write_text(report.to_csv(), encoding="utf-8")
+    print(f"{len(report.students)} students, {len(report.exercises)} exercises -> {args.out}"
+          + (f" and {args.csv}" if args.csv else "")
+          + (f"; {len(report.problems)} files not counted (listed in the report)"
+             if report.problems else ""))
+    return 0
 
 
 def _puzzle(args: argparse.Namespace) -> int:

@@ -17,6 +17,8 @@ the answer counted by the engine and the hints graded from its explanation of th
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,9 +33,9 @@ from ..rules import numbers
 if TYPE_CHECKING:
     from ..knowledge.engine import Knowledge
 
-__all__ = ["Exercise", "Feedback", "parse_number", "percent", "where_is", "which_cards",
-           "which_rule", "proof_order", "chance", "deduction_hints", "option_labels",
-           "RULE_NAMES"]
+__all__ = ["Exercise", "Feedback", "exercise_key", "parse_number", "percent", "where_is",
+           "which_cards", "which_rule", "proof_order", "chance", "deduction_hints", "option_labels",
+           "RULE_NAMES", "seal", "unseal"]
 
 FORMS = ("pick", "pick-many", "number", "count", "order")
 
@@ -104,6 +106,40 @@ def parse_number(text: str) -> tuple[Fraction, Fraction]:
     return value, tolerance
 
 
+def exercise_key(prompt: str, words: int = 8) -> str:
+    """A stable name for an exercise, from the first ``words`` words of its prompt:
+    "Where must Mrs. Peacock be?" -> "where-must-mrs-peacock-be"."""
+    return "-".join(re.findall(r"[a-z0-9]+", prompt.lower())[:words]) or "exercise"
+
+
+SEAL_KEY = b"cluedo-lab: not for reading"
+
+
+def _keystream(nonce: bytes, length: int) -> bytes:
+    blocks = (hashlib.sha256(SEAL_KEY + nonce + i.to_bytes(4, "big")).digest()
+              for i in range(length // 32 + 1))
+    return b"".join(blocks)[:length]
+
+
+def seal(text: str) -> str:
+    """``text`` made unreadable at a glance, for a student's copy of a lesson: the worked
+    solutions and wrong-answer messages stay in the notebook for Reveal and Check, but nobody
+    reads them off the page or finds them with a search. It hides, it does not protect: the
+    engine computes every answer for a learner who runs code anyway."""
+    data = text.encode("utf-8")
+    nonce = hashlib.sha256(data).digest()[:8]   # the same text seals the same way
+    mixed = bytes(a ^ b for a, b in zip(data, _keystream(nonce, len(data)), strict=True))
+    return base64.urlsafe_b64encode(nonce + mixed).decode("ascii")
+
+
+def unseal(token: str) -> str:
+    """The text :func:`seal` hid."""
+    raw = base64.urlsafe_b64decode(token.encode("ascii"))
+    nonce, mixed = raw[:8], raw[8:]
+    return bytes(a ^ b for a, b in zip(mixed, _keystream(nonce, len(mixed)),
+                                       strict=True)).decode("utf-8")
+
+
 def _letters(count: int) -> tuple[str, ...]:
     return tuple(chr(ord("A") + i) for i in range(count))
 
@@ -118,7 +154,9 @@ class Exercise:
     right order, ``options`` the same steps shuffled). An order exercise may say which steps
     each step ``needs``; then any order that puts every step after the ones it needs is right,
     as in a proof, and not only the engine's. ``traps`` maps a wrong response (an option, a
-    frozenset of options, a Fraction or an int) to the message it earns.
+    frozenset of options, a Fraction or an int) to the message it earns. ``key`` names the
+    exercise for a learner's saved attempts and for grading: given, or made from the prompt's
+    first words, so it stays the same in every copy of the lesson.
     """
 
     prompt: str
@@ -130,8 +168,11 @@ class Exercise:
     traps: Mapping[object, str] = field(default_factory=dict)
     answer_text: str = ""
     needs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    key: str = ""
 
     def __post_init__(self) -> None:
+        if not self.key:
+            self.key = exercise_key(self.prompt)
         if self.form not in FORMS:
             raise ValueError(f"unknown form {self.form!r}; expected one of {FORMS}")
         if self.form == "pick" and self.answer not in self.options:
@@ -317,7 +358,8 @@ class Exercise:
                  for k, v in self.traps.items() if isinstance(k, str | Fraction | int)}
         data = {"prompt": self.prompt, "form": self.form, "answer": plain(self.answer),
                 "options": list(self.options), "hints": list(self.hints),
-                "solution": self.solution, "traps": traps, "answer_text": self.answer_text}
+                "solution": self.solution, "traps": traps, "answer_text": self.answer_text,
+                "key": self.key}
         if self.needs:
             data["needs"] = {k: list(v) for k, v in self.needs.items()}
         return data
@@ -337,7 +379,7 @@ class Exercise:
         return cls(prompt=data["prompt"], form=form, answer=answer,
                    options=tuple(data.get("options", ())), hints=tuple(data.get("hints", ())),
                    solution=data.get("solution", ""), traps=traps,
-                   answer_text=data.get("answer_text", ""),
+                   answer_text=data.get("answer_text", ""), key=data.get("key", ""),
                    needs={k: tuple(v) for k, v in data.get("needs", {}).items()})
 
 

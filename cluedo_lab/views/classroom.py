@@ -4,6 +4,11 @@
 :class:`~cluedo_lab.views.widgets.BoardExplorer` of the game's edition on another: the board
 follows each new game, and a card game says it has no board instead of showing another
 edition's. Both tabs fit a 1280-pixel classroom screen.
+
+A class's settings (:mod:`cluedo_lab.lab.class_settings`: ``class.toml`` beside the notebook,
+or ``settings=``) choose what the page offers: the editions and bots in the drop-downs
+(never a bot meant for tests), whether the learner's notepad has Reveal and whether the
+engine's notepad can be switched on, and how chances are written.
 """
 
 from __future__ import annotations
@@ -11,9 +16,11 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..lab.class_settings import ClassSettings, class_settings, student_bots
 from ..rules.edition import Edition
+from ..rules.numbers import set_chance_style
 from .base import InteractiveView, live_box
-from .table import Table, TableChooser
+from .table import HELPS, Table, TableChooser
 from .widgets import BoardExplorer
 
 if TYPE_CHECKING:
@@ -28,8 +35,20 @@ class Classroom(InteractiveView):
     """A table chooser and the board explorer of the game being played."""
 
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
-                 bots: str = "quick-detective"):
-        self.chooser = TableChooser(edition, players, seed, bots)
+                 bots: str = "quick-detective", settings: ClassSettings | None = None):
+        self.settings = settings = settings if settings is not None else class_settings()
+        if settings != ClassSettings():      # a class's file: its number style for the page
+            set_chance_style(settings.numbers)
+        editions = settings.edition_ids()
+        bot_choices = list(student_bots(settings.bots))
+        helps = {h for h, on in (("reveal", settings.reveal),
+                                 ("engine", settings.engine_notepad)) if on} & HELPS
+        self.chooser = TableChooser(edition if edition in editions else editions[0], players,
+                                    seed, bots if bots in bot_choices else bot_choices[0],
+                                    helps=helps)
+        self.chooser.editions = {k: v for k, v in self.chooser.editions.items()
+                                 if k in editions}
+        self.chooser.bot_choices = bot_choices
         self.chooser.followers.append(self._follow)
         self._explorers: dict[str, BoardExplorer] = {}
 

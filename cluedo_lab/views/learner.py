@@ -28,15 +28,18 @@ FLAGGED_BORDER = "3px solid #c62828"
 LEGEND = ("Click a cell to cycle its mark: ✓ holds the card, ✗ does not, ? not sure. "
           "Check counts your mistakes; Hint points to the next step; Reveal shows the "
           "engine's notepad.")
+LEGEND_NO_REVEAL = LEGEND.replace("; Reveal shows the engine's notepad.", ".")
 
 
 class LearnerNotepad(InteractiveView):
     """A student's own card × place grid over one record, with Check, Hint and Reveal."""
 
-    def __init__(self, knowledge: Knowledge | LearnerNotes):
+    def __init__(self, knowledge: Knowledge | LearnerNotes, *, can_reveal: bool = True):
         self.notes = knowledge if isinstance(knowledge, LearnerNotes) else LearnerNotes(knowledge)
+        self.can_reveal = can_reveal
+        """False when a class turns Reveal off: no Reveal button, and :meth:`reveal` refuses."""
         self.revealed = False
-        self.message = LEGEND
+        self.message = LEGEND if can_reveal else LEGEND_NO_REVEAL
         self.flagged: tuple[tuple[str, str], ...] = ()
         self._last_check: CheckResult | None = None
         self._hint_level = 0
@@ -97,9 +100,13 @@ class LearnerNotepad(InteractiveView):
 
     def reveal(self, on: bool | None = None) -> LearnerNotepad:
         """Show the engine's exact notepad instead of the student's (again to hide it)."""
+        if not self.can_reveal:
+            self.message = "Reveal is turned off for this class: Check and Hint still help."
+            self._update()
+            return self
         self.revealed = (not self.revealed) if on is None else on
         self.message = ("The engine's notepad: ✓ certain, · certainly not, else the exact "
-                        "chance." if self.revealed else LEGEND)
+                        "chance." if self.revealed else LEGEND)   # only when allowed
         self._update()
         return self
 
@@ -178,6 +185,8 @@ class LearnerNotepad(InteractiveView):
                 ("Which?", self.which, "Outline the marks that need another look"),
                 ("Hint", self.hint, "The next step (press again for more of it)"),
                 ("Reveal", self.reveal, "Show or hide the engine's exact notepad")):
+            if label == "Reveal" and not self.can_reveal:
+                continue
             button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
             button.add_class(f"cluedo-learner-{slug(label)}")
             button.on_click(lambda _b, act=action: act())

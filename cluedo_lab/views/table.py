@@ -14,7 +14,7 @@ actions, the end of your log); :meth:`Table.widget` the live one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from ..games.action import Action
 from ..games.factory import new_game
 from ..games.game import Game
 from ..knowledge.engine import Knowledge
+from ..lab.class_settings import student_bots
 from ..lab.table_controls import Control
 from ..lab.table_session import TableSession
 from ..records import Record
@@ -40,6 +41,9 @@ __all__ = ["NOTES", "Table", "TableChooser"]
 
 NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
 """The two notepads a table offers: the learner's own page (the default), or the engine's."""
+HELPS = frozenset({"reveal", "engine"})
+"""The helps a table may offer: the Reveal button of the learner's notepad, and the switch to
+the engine's notepad (a class's settings may turn either off: ``helps``)."""
 
 
 class Table(InteractiveView):
@@ -55,6 +59,8 @@ class Table(InteractiveView):
     ``notes="learner"`` (the default) gives you your own notepad to fill in, checked and
     hinted by the engine (:class:`~cluedo_lab.views.learner.LearnerNotepad`);
     ``notes="engine"`` shows the engine's exact notepad instead. :meth:`use_notes` switches.
+    ``helps`` (a class's settings) may leave out ``"reveal"`` (no Reveal on your notepad) or
+    ``"engine"`` (no engine's notepad).
     An accusation from a button waits for :meth:`confirm` (warning you if you hold one of its
     cards); at the end, :meth:`ending` says who won and why. Everything but the widgets is
     :attr:`session`'s (a :class:`~cluedo_lab.lab.table_session.TableSession`).
@@ -63,7 +69,8 @@ class Table(InteractiveView):
     def __init__(self, edition: Edition | str, players: int | Sequence[str] = 3,
                  seed: int = 0, seat: int = 0,
                  bots: Sequence[str | Bot] = ("quick-detective",), notes: str = "learner",
-                 **options: Any):
+                 helps: Collection[str] = HELPS, **options: Any):
+        self.helps = frozenset(helps)
         self._sit(new_game(edition, players, seed, **options), seat, bots, notes)
 
     @classmethod
@@ -72,11 +79,12 @@ class Table(InteractiveView):
                  ) -> Table:
         """A table at ``game`` as it stands (its past is told from ``seat``'s view)."""
         table = cls.__new__(cls)
+        table.helps = HELPS
         table._sit(game, seat, bots, notes)
         return table
 
     def _sit(self, game: Game, seat: int, bots: Sequence[str | Bot], notes: str) -> None:
-        _check_notes(notes)
+        self._check_notes(notes)
         self.notes = notes
         self._learner: LearnerNotepad | None = None
         self._notepad: Notepad | None = None
@@ -188,9 +196,15 @@ class Table(InteractiveView):
         self._follow_record()
         return self._notepad
 
+    def _check_notes(self, notes: str) -> None:
+        if notes not in NOTES:
+            raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
+        if notes == "engine" and "engine" not in self.helps:
+            raise ValueError("the engine's notepad is turned off at this table")
+
     def use_notes(self, notes: str) -> Table:
         """Switch the notepad beside your log: ``"learner"`` (yours) or ``"engine"``."""
-        _check_notes(notes)
+        self._check_notes(notes)
         self.notes = notes
         self._update()
         return self
@@ -205,7 +219,7 @@ class Table(InteractiveView):
             self._notepad.knowledge = known
             self._notepad._update()
         if self._learner is None:
-            self._learner = LearnerNotepad(known)
+            self._learner = LearnerNotepad(known, can_reveal="reveal" in self.helps)
         elif self._learner.knowledge is not known:
             self._learner.follow(known)
 
@@ -286,6 +300,8 @@ class Table(InteractiveView):
         self._switch = w.ToggleButtons(options=[(text, key) for key, text in NOTES.items()],
                                        value=self.notes, style={"button_width": "auto"})
         self._switch.add_class("cluedo-table-notes-switch")
+        if "engine" not in self.helps:
+            self._switch.layout.display = "none"   # one notepad: nothing to switch
         self._switch.observe(lambda c: c["new"] != self.notes and self.use_notes(c["new"]),
                              names="value")
         self._notes_box = w.VBox()
@@ -388,9 +404,6 @@ class Table(InteractiveView):
         return click
 
 
-def _check_notes(notes: str) -> None:
-    if notes not in NOTES:
-        raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,10 +421,16 @@ class TableChooser(InteractiveView):
     """
 
     def __init__(self, edition: str = "cluedo-card-game-2018", players: int = 3, seed: int = 0,
-                 bots: str = "quick-detective", notes: str = "learner"):
+                 bots: str = "quick-detective", notes: str = "learner",
+                 helps: Collection[str] = HELPS):
         self.editions = {e.id: e for e in all_editions()}
+        self.bot_choices = list(student_bots(("quick-detective", "random", "explorer")))
+        """The bots the drop-down offers (never one meant only for tests; a class may offer
+        fewer)."""
+        self.helps = frozenset(helps)
         self._settings = (edition, self._players(edition, players), seed, bots)
-        self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes)
+        self.table = Table(edition, self._settings[1], seed, bots=(bots,), notes=notes,
+                           helps=self.helps)
         self.bots = bots
         self.games = 1
         self.note = ""
@@ -428,7 +447,8 @@ class TableChooser(InteractiveView):
         old = self.table
         settings = (edition, self._players(edition, players), seed, self.bots)
         same, self._settings = settings == self._settings, settings
-        self.table = Table(edition, settings[1], seed, bots=(self.bots,), notes=old.notes)
+        self.table = Table(edition, settings[1], seed, bots=(self.bots,), notes=old.notes,
+                           helps=self.helps)
         self.games += 1
         game = self.table.game
         ed = game.edition
@@ -475,7 +495,8 @@ class TableChooser(InteractiveView):
         self._seed = w.IntText(description="seed", value=self.table.game.seed, style=short,
                                continuous_update=True, layout=w.Layout(width="9em"))
         self._seed.add_class("cluedo-chooser-seed")
-        self._bots = w.Dropdown(options=["quick-detective", "random", "explorer"], value=self.bots,
+        bots = [*self.bot_choices, *([] if self.bots in self.bot_choices else [self.bots])]
+        self._bots = w.Dropdown(options=bots, value=self.bots,
                                 description="bots", style=short,
                                 layout=w.Layout(width="11em"))
         self._start = w.Button(description="New game", button_style="success")

@@ -2,6 +2,8 @@
 
     python3 docs/site/build_site.py            # build/site: runs offline, Pyodide included
     python3 docs/site/build_site.py --cdn      # smaller: Pyodide and its wheels from its CDN
+    python3 docs/site/build_site.py --student  # the student site: student copies only
+    python3 docs/site/build_site.py --class class.toml   # ... under a class's settings
 
 The site's first page leads to the classroom page (play at the table and explore the board,
 no code) and to the lessons in JupyterLab.
@@ -298,20 +300,59 @@ def classroom(notebook: dict) -> None:
                                  "metadata": {"tags": [LAB_ONLY]}, "source": CLASSROOM_START})
 
 
-def contents(target: Path) -> None:
+def contents(target: Path, lessons: Path = ROOT / "notebooks") -> None:
     """The lessons and the classroom app, opening with the Pyodide kernel (whose name is
-    ``python``, not ``python3``), so JupyterLite asks no kernel question."""
+    ``python``, not ``python3``), so JupyterLite asks no kernel question; the class's
+    settings (class.toml) beside them, if ``lessons`` has any."""
     shutil.rmtree(target, ignore_errors=True)
-    for source in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+    for source in sorted(lessons.rglob("*.ipynb")):
         if ".ipynb_checkpoints" in source.parts:
             continue
         notebook = json.loads(source.read_text())
         notebook.setdefault("metadata", {})["kernelspec"] = PYODIDE_KERNELSPEC
-        if source.relative_to(ROOT / "notebooks") == CLASSROOM:
+        if source.relative_to(lessons) == CLASSROOM:
             classroom(notebook)
-        out = target / source.relative_to(ROOT / "notebooks")
+        out = target / source.relative_to(lessons)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+    for settings in lessons.rglob(CLASS_FILE):
+        out = target / settings.relative_to(lessons)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(settings, out)
+
+
+CLASS_FILE = "class.toml"
+
+
+def student_lessons(python: Path, kit: Path, class_file: Path | None) -> Path:
+    """The student copies (``cluedo-lab lessons --student``, with ``--class`` if given), made
+    by the kit itself in the build venv, so the site holds what a class is handed."""
+    out = CACHE / "student-lessons"
+    stamp = VENV / ".kit-deps"
+    if not stamp.exists():   # the kit's own dependencies, once
+        run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+            "networkx>=3.2", "sympy>=1.12", "tqdm>=4.60")
+        stamp.touch()
+    run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+        "--no-deps", "--force-reinstall", kit)
+    shutil.rmtree(out, ignore_errors=True)
+    command: list[str | Path] = [VENV / "bin" / "cluedo-lab", "lessons", out, "--student"]
+    if class_file is not None:
+        command += ["--class", class_file.resolve()]
+    try:
+        run(*command)
+    except subprocess.CalledProcessError:
+        sys.exit("site: cluedo-lab lessons could not make the student copies (its message "
+                 "is above)")
+    return out
+
+
+LAB_OVERRIDES_FILE = HERE / "overrides.json"
+"""JupyterLab's defaults for the kit, shared with ``make lab``: lessons are short, so every cell
+is rendered (a widget scrolled away keeps its state on screen), and widget state is saved in
+the notebook, so a notebook a learner downloads carries their exercise attempts
+(views/exercises.py) for ``cluedo-lab grade``."""
+LAB_OVERRIDES = json.loads(LAB_OVERRIDES_FILE.read_text())
 
 
 def settings(lite_dir: Path, cdn: bool) -> None:
@@ -330,9 +371,7 @@ def settings(lite_dir: Path, cdn: bool) -> None:
         "disabledExtensions": ["@jupyterlab/apputils-extension:announcements"],
         "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}
     (lite_dir / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
-    # Lessons are short: render every cell, so a widget scrolled away keeps its state on screen.
-    overrides = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
-    (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2))
+    (lite_dir / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
     build = {"LiteBuildConfig": {
         "apps": ["lab"],
         "contents": ["content"],
@@ -430,7 +469,7 @@ def front_page(site: Path, version: str) -> None:
                                                        version=version))
 
 
-def build(cdn: bool) -> None:
+def build(cdn: bool, student: bool = False, class_file: Path | None = None) -> None:
     start = time.monotonic()
     python = tools()
     kit = kit_wheel(python)
@@ -439,7 +478,11 @@ def build(cdn: bool) -> None:
     # static/pyodide is where the kernel's build step looks for a whole Pyodide to serve
     served = pyodide_dir(python, kit, LITE_DIR / "static" / ("wheels" if cdn else "pyodide"), cdn)
     log(f"serving {len(served)} packages: {', '.join(sorted(served))}")
-    contents(LITE_DIR / "content")
+    if student or class_file is not None:
+        contents(LITE_DIR / "content", student_lessons(python, kit, class_file))
+        log("student site: student copies" + (f" under {class_file}" if class_file else ""))
+    else:
+        contents(LITE_DIR / "content")
     settings(LITE_DIR, cdn)
     shutil.rmtree(OUTPUT, ignore_errors=True)
     shutil.rmtree(LITE_DIR / ".cache", ignore_errors=True)
@@ -466,8 +509,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cdn", action="store_true",
                         help="fetch Pyodide and its own wheels from its public CDN")
+    parser.add_argument("--student", action="store_true",
+                        help="the student site: student copies of the lessons only")
+    parser.add_argument("--class", dest="class_file", type=Path, metavar="CLASS.toml",
+                        help="the student site under a class's settings (implies --student)")
     args = parser.parse_args()
-    build(args.cdn)
+    if args.class_file is not None and not args.class_file.is_file():
+        sys.exit(f"site: --class {args.class_file}: no such file")
+    build(args.cdn, args.student, args.class_file)
 
 
 if __name__ == "__main__":
