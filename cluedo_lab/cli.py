@@ -188,6 +188,13 @@ def _knowledge(args: argparse.Namespace):
 
 def _lessons(args: argparse.Namespace) -> int:
     target = Path(args.dir)
+    if args.nbgrader:
+        from .lab.course import write_course
+        graded = write_course(target, force=args.force)
+        print(f"an nbgrader course of {len(graded)} lessons written to {target}; release one "
+              f"with 'cd {target} && nbgrader generate_assignment {graded[0].parent.name}' "
+              "(docs/teaching.md)")
+        return 0
     written = write_lessons(target, student=args.student, force=args.force, keep=args.keep)
     kind = "student copies (no solutions)" if args.student else "notebooks"
     print(f"{len(written)} {kind} written to {target}{' (the others kept)' * args.keep}; "
@@ -268,7 +275,11 @@ def parser() -> argparse.ArgumentParser:
     lessons.add_argument("--keep", action="store_true",
                          help="write only the lessons missing from DIR (keep a learner's work)")
     lessons.add_argument("--student", action="store_true",
-                         help="student copies: solution cells removed, hints folded")
+                         help="student copies: no answer in them (solution cells removed, "
+                         "answer texts sealed, exercise outputs cleared), hints folded")
+    lessons.add_argument("--nbgrader", action="store_true",
+                         help="an nbgrader course: DIR/source/<lesson>/<lesson>.ipynb, every "
+                         "exercise graded, and DIR/nbgrader_config.py")
     lessons.set_defaults(run=_lessons)
     puzzle = sub.add_parser("puzzle", help="a generated puzzle with one answer, checked by "
                             "the engine (the same one for the same arguments)")
@@ -289,6 +300,8 @@ def parser() -> argparse.ArgumentParser:
     book.add_argument("--seed", type=int, default=0)
     book.add_argument("--out", required=True, help="the HTML file to write")
     book.add_argument("--notebook", help="also write the puzzles as a notebook (.ipynb)")
+    book.add_argument("--student", action="store_true",
+                      help="the students' copies: no answers page, no solution cells")
     book.set_defaults(run=_puzzle_book)
     return top
 
@@ -317,10 +330,11 @@ def _puzzle_book(args: argparse.Namespace) -> int:
     if not 1 <= args.count <= 200:
         raise CluedoLabError(f"--count: 1 to 200 puzzles, not {args.count}")
     puzzles = make_book(_levels(args.level), args.count, args.seed)
-    Path(args.out).write_text(book_html(puzzles), encoding="utf-8")
+    Path(args.out).write_text(book_html(puzzles, student=args.student), encoding="utf-8")
     if args.notebook:
-        Path(args.notebook).write_text(json.dumps(book_notebook(puzzles), indent=1,
-                                                  ensure_ascii=False) + "\n", encoding="utf-8")
+        notebook = book_notebook(puzzles, student=args.student)
+        Path(args.notebook).write_text(json.dumps(notebook, indent=1, ensure_ascii=False)
+                                       + "\n", encoding="utf-8")
     print(f"{len(puzzles)} puzzles -> {args.out}"
           + (f" and {args.notebook}" if args.notebook else ""))
     return 0
