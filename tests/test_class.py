@@ -296,3 +296,36 @@ def test_nbgrader_releases_autogrades_and_exports_the_lessons(tmp_path):
     scores = {(r["assignment"], r["student_id"]): float(r["score"]) for r in rows}
     assert scores == expected
     assert all(float(r["max_score"]) == expected[(r["assignment"], "teacher")] for r in rows)
+
+
+# -- the teacher's guide ------------------------------------------------------------------------
+
+GUIDE = Path(__file__).parent.parent / "docs" / "teaching.md"
+
+
+def test_the_teachers_guide_tables_are_made_from_the_lessons():
+    from cluedo_lab.lab.guide import update_guide
+
+    text = GUIDE.read_text(encoding="utf-8")
+    assert update_guide(text) == text, "run: python -m cluedo_lab.lab.guide docs/teaching.md"
+    widgets = sum(_source(c).count("ExerciseWidget(") for name in LESSONS
+                  for c in _load(name)["cells"] if EXERCISE in _tags(c))
+    assert f"{widgets} exercises in {len(LESSONS)} lessons" in text
+    for name in LESSONS:
+        assert f"| {name.name[:2]} " in text
+    # the commands the guide walks through are those the tests above run
+    for command in ("cluedo-lab lessons course --nbgrader", "nbgrader generate_assignment",
+                    "nbgrader autograde", "nbgrader export", "cluedo-lab lessons class --student",
+                    "cluedo-lab grade"):
+        assert command in text
+
+
+def test_a_lesson_without_its_guide_metadata_is_named(tmp_path):
+    from cluedo_lab.lab.guide import lessons
+    from cluedo_lab.rules.errors import CluedoLabError
+
+    notebook = _load(LESSONS[0])
+    del notebook["metadata"]["cluedo_lab"]["minutes"]
+    (tmp_path / LESSONS[0].name).write_text(json.dumps(notebook), encoding="utf-8")
+    with pytest.raises(CluedoLabError, match=rf"{LESSONS[0].name}: .*minutes"):
+        lessons(tmp_path)
