@@ -59,18 +59,22 @@ the wrong-answer messages (a trap's wrong response stays readable: it is not the
 
 
 def _spans(tree: ast.AST) -> list[ast.expr]:
-    """The text the student must not read: every string and f-string in a ``solution=`` value
-    or a trap's message."""
+    """The text the student must not read: the strings and f-strings a ``solution=`` value or a
+    trap's message is made of (joined by ``+`` or chosen by ``if``; a text a call computes, such
+    as ``str(explanation)``, is not written in the cell)."""
     found: list[ast.expr] = []
 
     def texts(node: ast.expr) -> None:
+        # the text itself, or texts joined by + or chosen by "if": not a call's arguments
         if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant)
                                                and isinstance(node.value, str)):
             found.append(node)
-            return
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                texts(child)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            texts(node.left)
+            texts(node.right)
+        elif isinstance(node, ast.IfExp):
+            texts(node.body)
+            texts(node.orelse)
 
     for call in ast.walk(tree):
         if not isinstance(call, ast.Call):
