@@ -196,7 +196,7 @@ def _lessons(args: argparse.Namespace) -> int:
               "(docs/teaching.md)")
         return 0
     written = write_lessons(target, student=args.student, force=args.force, keep=args.keep)
-    kind = "student copies (no solutions)" if args.student else "notebooks"
+    kind = "student copies (no answers)" if args.student else "notebooks"
     print(f"{len(written)} {kind} written to {target}{' (the others kept)' * args.keep}; "
           f"start with "
           f"'jupyter lab {target / '00_start_here.ipynb'}'. The classroom page (needs voila): "
