@@ -22,7 +22,7 @@ import pytest
 
 from cluedo_lab.lab.course import course_lessons, graded_lesson, write_course
 from cluedo_lab.lab.exercises import Exercise, seal, unseal
-from cluedo_lab.lab.lessons import EXERCISE, SOLUTION, _spans, hide_answers, student_copy
+from cluedo_lab.lab.lessons import EXERCISE, SOLUTION, hide_answers, sealed_texts, student_copy
 from cluedo_lab.rules.data import lessons_dir
 
 LESSONS = course_lessons()
@@ -93,7 +93,7 @@ def _written_texts(notebook: dict) -> set[str]:
         if EXERCISE not in _tags(cell) or cell["cell_type"] != "code":
             continue
         texts |= {m.group(0) for m in re.finditer(r"#.*", source) if len(m.group(0)) > 8}
-        for node in _spans(ast.parse(source)):
+        for node in sealed_texts(ast.parse(source)):
             parts = node.values if isinstance(node, ast.JoinedStr) else [node]
             texts |= {p.value for p in parts
                       if isinstance(p, ast.Constant) and len(p.value.strip()) > 8}

@@ -36,9 +36,10 @@ from typing import Any
 
 from ..rules.data import lessons_dir
 from ..rules.errors import CluedoLabError
-from .lessons import EXERCISE, SOLUTION, _tags, lesson_paths, student_copy
+from .lessons import EXERCISE, SOLUTION, cell_tags, lesson_paths, student_copy
 
-__all__ = ["graded_lesson", "write_course", "course_lessons", "CONFIG", "Graded"]
+__all__ = ["graded_lesson", "write_course", "course_lessons", "shown_exercises", "CONFIG",
+           "Graded"]
 
 CONFIG = '''\
 # nbgrader's settings for the cluedo-lab course (written by `cluedo-lab lessons DIR --nbgrader`).
@@ -77,7 +78,7 @@ def _code(source: str, nbgrader: dict[str, Any]) -> dict[str, Any]:
             "metadata": {"nbgrader": nbgrader}, "outputs": [], "source": source}
 
 
-def _widgets(source: str) -> list[str]:
+def shown_exercises(source: str) -> list[str]:
     """The code of every exercise an exercise cell shows: the argument of each
     ``ExerciseWidget(...)``."""
     try:
@@ -159,7 +160,7 @@ def graded_lesson(notebook: dict[str, Any]) -> dict[str, Any]:
     student copy's changes."""
     after: list[list[str]] = []   # the teacher's solution cells after each other cell
     for cell in notebook.get("cells", []):
-        if SOLUTION not in _tags(cell):
+        if SOLUTION not in cell_tags(cell):
             after.append([])
         elif after:
             after[-1].append("".join(cell.get("source", "")))
@@ -168,8 +169,8 @@ def graded_lesson(notebook: dict[str, Any]) -> dict[str, Any]:
     pending: list[Graded] = []
     count = 0
     for cell, solutions in zip(copy["cells"], after, strict=True):
-        if EXERCISE in _tags(cell) and cell.get("cell_type") == "code":
-            shown = _widgets("".join(cell["source"]))
+        if EXERCISE in cell_tags(cell) and cell.get("cell_type") == "code":
+            shown = shown_exercises("".join(cell["source"]))
             for code in shown:
                 count += 1
                 pending.append(Graded(count, code, f"answer_{count}"))

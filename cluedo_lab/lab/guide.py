@@ -21,8 +21,8 @@ from typing import Any
 
 from ..rules.data import lessons_dir
 from ..rules.errors import CluedoLabError
-from .course import _widgets, course_lessons
-from .lessons import EXERCISE, _tags
+from .course import course_lessons, shown_exercises
+from .lessons import EXERCISE, cell_tags
 
 __all__ = ["Lesson", "lessons", "lesson_table", "exercise_lists", "update_guide"]
 
@@ -98,9 +98,9 @@ def _lesson(name: Path, notebook: dict[str, Any]) -> Lesson:
         source = "".join(cell.get("source", ""))
         if cell.get("cell_type") == "markdown" and re.match(r"\*\*\d+\.\*\*|#", source):
             last_markdown = source
-        if EXERCISE in _tags(cell) and cell.get("cell_type") == "code":
+        if EXERCISE in cell_tags(cell) and cell.get("cell_type") == "code":
             questions += [_prompt(source, shown) or _asked(last_markdown)
-                          for shown in _widgets(source)]
+                          for shown in shown_exercises(source)]
     try:
         return Lesson(name.name[:2], title, str(about["teaches"]), int(about["minutes"]),
                       tuple(map(str, about["after"])), tuple(questions),

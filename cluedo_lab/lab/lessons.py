@@ -22,8 +22,8 @@ from typing import Any
 from ..rules.data import lessons_dir
 from ..rules.errors import CluedoLabError
 
-__all__ = ["lesson_paths", "app_files", "student_copy", "hide_answers", "write_lessons",
-           "EXERCISE", "SOLUTION", "HINT", "CLASSROOM_TEMPLATE"]
+__all__ = ["lesson_paths", "app_files", "cell_tags", "student_copy", "hide_answers",
+           "sealed_texts", "write_lessons", "EXERCISE", "SOLUTION", "HINT", "CLASSROOM_TEMPLATE"]
 
 EXERCISE, SOLUTION, HINT = "exercise", "solution", "hint"
 
@@ -48,7 +48,8 @@ def app_files(source: Path | None = None) -> list[Path]:
     return sorted(p.relative_to(root) for p in folder.glob("*") if p.is_file())
 
 
-def _tags(cell: dict[str, Any]) -> list[str]:
+def cell_tags(cell: dict[str, Any]) -> list[str]:
+    """A cell's tags (nbgrader's and Jupyter's ``metadata.tags``), ignoring malformed ones."""
     tags = cell.get("metadata", {}).get("tags", [])
     return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
 
@@ -58,7 +59,7 @@ SEALED = ("solution", "traps")
 the wrong-answer messages (a trap's wrong response stays readable: it is not the answer)."""
 
 
-def _spans(tree: ast.AST) -> list[ast.expr]:
+def sealed_texts(tree: ast.AST) -> list[ast.expr]:
     """The text the student must not read: the strings and f-strings a ``solution=`` value or a
     trap's message is made of (joined by ``+`` or chosen by ``if``; a text a call computes, such
     as ``str(explanation)``, is not written in the cell)."""
@@ -147,7 +148,7 @@ def hide_answers(source: str) -> str:
     lines = source.splitlines(keepends=True)
     spans = sorted(((_offset(lines, n.lineno, n.col_offset),
                      _offset(lines, n.end_lineno or n.lineno, n.end_col_offset or 0), n)
-                    for n in _spans(tree)), key=lambda span: span[0])
+                    for n in sealed_texts(tree)), key=lambda span: span[0])
     text = source
     for start, end, node in reversed(spans):
         text = text[:start] + _sealed(node, source) + text[end:]
@@ -161,7 +162,7 @@ def student_copy(notebook: dict[str, Any]) -> dict[str, Any]:
     hidden, hints folded."""
     cells = []
     for cell in notebook.get("cells", []):
-        tags = _tags(cell)
+        tags = cell_tags(cell)
         if SOLUTION in tags:
             continue
         cell = json.loads(json.dumps(cell))  # a copy: the teacher's notebook is untouched
