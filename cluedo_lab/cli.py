@@ -191,6 +191,13 @@ def _knowledge(args: argparse.Namespace):
 
 def _lessons(args: argparse.Namespace) -> int:
     target = Path(args.dir)
+    if args.nbgrader:
+        from .lab.course import write_course
+        graded = write_course(target, force=args.force)
+        print(f"an nbgrader course of {len(graded)} lessons written to {target}; release one "
+              f"with 'cd {target} && nbgrader generate_assignment {graded[0].parent.name}' "
+              "(docs/teaching.md)")
+        return 0
     settings = None
     if args.class_file:
         from .lab.class_settings import load_class_settings
@@ -201,7 +208,7 @@ def _lessons(args: argparse.Namespace) -> int:
     if settings is not None:
         from .lab.class_settings import apply_to_lessons
         written = apply_to_lessons(target, settings, written)
-    kind = "student copies (no solutions)" if args.student else "notebooks"
+    kind = "student copies (no answers)" if args.student else "notebooks"
     print(f"{len(written)} {kind} written to {target}{' (the others kept)' * args.keep}; "
           f"start with "
           f"'jupyter lab {target / '00_start_here.ipynb'}'. The classroom page (needs voila): "
@@ -286,11 +293,15 @@ def parser() -> argparse.ArgumentParser:
     lessons.add_argument("--keep", action="store_true",
                          help="write only the lessons missing from DIR (keep a learner's work)")
     lessons.add_argument("--student", action="store_true",
-                         help="student copies: solution cells removed, hints folded")
+                         help="student copies: no answer in them (solution cells removed, "
+                         "answer texts sealed, exercise outputs cleared), hints folded")
     lessons.add_argument("--class", dest="class_file", metavar="CLASS.toml",
                          help="with --student: a class's settings (lessons, Reveal, the "
                          "engine's notepad, bots, editions, number style), applied and "
                          "written beside the copies")
+    lessons.add_argument("--nbgrader", action="store_true",
+                         help="an nbgrader course: DIR/source/<lesson>/<lesson>.ipynb, every "
+                         "exercise graded, and DIR/nbgrader_config.py")
     lessons.set_defaults(run=_lessons)
     puzzle = sub.add_parser("puzzle", help="a generated puzzle with one answer, checked by "
                             "the engine (the same one for the same arguments)")
@@ -311,6 +322,8 @@ def parser() -> argparse.ArgumentParser:
     book.add_argument("--seed", type=int, default=0)
     book.add_argument("--out", required=True, help="the HTML file to write")
     book.add_argument("--notebook", help="also write the puzzles as a notebook (.ipynb)")
+    book.add_argument("--student", action="store_true",
+                      help="the students' copies: no answers page, no solution cells")
     book.set_defaults(run=_puzzle_book)
     grade = sub.add_parser("grade", help="a class report from a folder of handed-in "
                            "notebooks (the exercises' saved attempts)")
@@ -363,10 +376,11 @@ def _puzzle_book(args: argparse.Namespace) -> int:
     if not 1 <= args.count <= 200:
         raise CluedoLabError(f"--count: 1 to 200 puzzles, not {args.count}")
     puzzles = make_book(_levels(args.level), args.count, args.seed)
-    Path(args.out).write_text(book_html(puzzles), encoding="utf-8")
+    Path(args.out).write_text(book_html(puzzles, student=args.student), encoding="utf-8")
     if args.notebook:
-        Path(args.notebook).write_text(json.dumps(book_notebook(puzzles), indent=1,
-                                                  ensure_ascii=False) + "\n", encoding="utf-8")
+        notebook = book_notebook(puzzles, student=args.student)
+        Path(args.notebook).write_text(json.dumps(notebook, indent=1, ensure_ascii=False)
+                                       + "\n", encoding="utf-8")
     print(f"{len(puzzles)} puzzles -> {args.out}"
           + (f" and {args.notebook}" if args.notebook else ""))
     return 0

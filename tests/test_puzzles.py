@@ -173,14 +173,30 @@ def test_the_book_prints_every_puzzle_then_the_answers_and_has_a_notebook(tmp_pa
     tags = [c["metadata"].get("tags", []) for c in notebook["cells"]]
     assert tags.count(["exercise"]) == 4 and tags.count(["solution"]) == 4
     namespace: dict = {}
+    exercises = []
     for cell in notebook["cells"]:
         if cell["cell_type"] == "code":
             exec(cell["source"], namespace)   # noqa: S102 - cells the test itself generated
-    widget = eval(notebook["cells"][3]["source"], namespace)   # noqa: S307
-    assert isinstance(widget, ExerciseWidget)
+            exercises.append(namespace.get("exercise"))
+    # each cell makes its puzzle's exercise again from the seed: the same answer, its own key
+    assert [e.key for e in exercises[1:]] == [f"puzzle-{n}" for n in range(1, 5)]
+    assert [{**e.to_dict(), "key": ""} for e in exercises[1:]] == [
+        {**p.exercise.to_dict(), "key": ""} for p in puzzles]
+    widget = ExerciseWidget(exercises[1])
     assert not widget.answer("nobody at all").correct
     assert "Hint 1" in widget.hint() and widget.exercise.answer_text not in widget.message
     assert widget.answer(widget.exercise.answer).correct and widget.solved
+
+
+def test_a_students_puzzle_book_holds_no_answer():
+    puzzles = make_book([1, 2, 3], 6, seed=2, editions=(E49,))
+    student = json.dumps(book_notebook(puzzles, student=True), ensure_ascii=False)
+    teacher = json.dumps(book_notebook(puzzles), ensure_ascii=False)
+    assert '"answer"' not in student and '"solution"' not in student
+    for puzzle in puzzles:
+        assert f"Answer: {puzzle.exercise.answer_text}" in teacher
+        assert f"Answer: {puzzle.exercise.answer_text}" not in student
+        assert all(line not in student for line in puzzle.solution if len(line) > 20)
 
 
 def test_the_puzzle_book_command_writes_both_files(tmp_path, capsys):
@@ -189,6 +205,10 @@ def test_the_puzzle_book_command_writes_both_files(tmp_path, capsys):
                  "--out", str(out), "--notebook", str(nb)]) == 0
     assert out.read_text(encoding="utf-8").count("class='puzzle'") == 2
     assert json.loads(nb.read_text(encoding="utf-8"))["nbformat"] == 4
+    assert main(["puzzle-book", "--level", "1-2", "--count", "2", "--seed", "1", "--student",
+                 "--out", str(out), "--notebook", str(nb)]) == 0
+    assert "Answers" not in out.read_text(encoding="utf-8")
+    assert '"solution"' not in nb.read_text(encoding="utf-8")
     assert main(["puzzle-book", "--level", "0-9", "--out", str(out)]) == 2
 
 

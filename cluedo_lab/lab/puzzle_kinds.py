@@ -164,6 +164,8 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
         puzzle = maker(game, seat, rng, level)
         if puzzle is not None:
             puzzle.seed = seed
+            # two puzzles may ask the same question of other records: the key tells them apart
+            puzzle.exercise.key = f"{kind}-{level}-{ed.id}-{seed}"
             return puzzle
     raise PuzzleError(f"no level-{level} {kind} puzzle found in {GAMES} games of {ed.name}; "
                       "try another seed or level")

@@ -5,11 +5,13 @@ question, room to answer), print CSS that keeps a puzzle on one page-part, and t
 their worked solutions after a page break at the end. :func:`book_notebook` writes the same
 puzzles as a notebook where each one is an :class:`~cluedo_lab.views.exercises.ExerciseWidget`
 to answer, with hints and the worked solution in a solution cell (tagged for student copies).
+A puzzle's cell makes its exercise again from the puzzle's edition, kind, level and seed, so the
+answer is worked out by the engine when the cell runs and never written in the notebook; a
+student's book (``student``) leaves the solution cells out.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -50,8 +52,10 @@ def _block(number: int, puzzle: Puzzle) -> str:
             "<div class='answer-space'></div></section>")
 
 
-def book_html(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book") -> str:
-    """The printable worksheet: every puzzle, then the answers on the last pages."""
+def book_html(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
+              student: bool = False) -> str:
+    """The printable worksheet: every puzzle, then the answers on the last pages (left out of
+    a ``student``'s copy)."""
     blocks = "".join(_block(i, p) for i, p in enumerate(puzzles, start=1))
     answers = "".join(
         f"<li><b>{escape(p.exercise.answer_text)}</b><br>"
@@ -63,8 +67,10 @@ def book_html(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book") -> str
             f"<h1>{escape(title)}</h1><p class='meta'>{len(puzzles)} puzzles, levels "
             f"{', '.join(map(str, levels))}. Each was made from a seeded game and checked by "
             "the cluedo-lab engine: its answer is the only one that fits.</p>"
-            f"{blocks}<section class='answers'><h1>Answers</h1><ol>{answers}</ol></section>"
-            "</body></html>")
+            f"{blocks}"
+            + ("" if student else
+               f"<section class='answers'><h1>Answers</h1><ol>{answers}</ol></section>")
+            + "</body></html>")
 
 
 def _cell(kind: str, source: str, tags: Sequence[str] = ()) -> dict[str, Any]:
@@ -75,13 +81,21 @@ def _cell(kind: str, source: str, tags: Sequence[str] = ()) -> dict[str, Any]:
     return cell
 
 
-def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book"
-                  ) -> dict[str, Any]:
-    """The book as a notebook (nbformat 4): each puzzle an exercise widget to answer."""
+def _exercise_code(number: int, puzzle: Puzzle) -> str:
+    return (f"exercise = generate({puzzle.edition!r}, {puzzle.kind!r}, {puzzle.level}, "
+            f"seed={puzzle.seed}).exercise\n"
+            f"exercise.key = {f'puzzle-{number}'!r}\n"
+            "ExerciseWidget(exercise)")
+
+
+def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
+                  student: bool = False) -> dict[str, Any]:
+    """The book as a notebook (nbformat 4): each puzzle an exercise widget to answer, its
+    answer and worked solution below it unless the book is a ``student``'s."""
     cells = [_cell("markdown", f"# {title}\n\nRun each puzzle's cell, answer in the widget and "
                                "press **Check**; **Hint** says a little more each time, "
                                "**Reveal** gives the answer and the worked solution."),
-             _cell("code", "from cluedo_lab.lab.exercises import Exercise\n"
+             _cell("code", "from cluedo_lab.lab.puzzles import generate\n"
                            "from cluedo_lab.views.exercises import ExerciseWidget")]
     for number, puzzle in enumerate(puzzles, start=1):
         text = [f"## Puzzle {number} ({puzzle.kind}, level {puzzle.level})", "",
@@ -90,11 +104,10 @@ def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book"
             text += ["", "What happened:", ""] + [f"* {e}" for e in puzzle.events]
         text += ["", f"**{puzzle.question}**"]
         cells.append(_cell("markdown", "\n".join(text)))
-        data = json.dumps(puzzle.exercise.to_dict(), ensure_ascii=False)
-        cells.append(_cell("code", f"ExerciseWidget(Exercise.from_dict({data}))",
-                           ["exercise"]))
-        cells.append(_cell("markdown", "\n".join([f"Answer: {puzzle.exercise.answer_text}",
-                                                  "", *puzzle.solution]), ["solution"]))
+        cells.append(_cell("code", _exercise_code(number, puzzle), ["exercise"]))
+        if not student:
+            cells.append(_cell("markdown", "\n".join([f"Answer: {puzzle.exercise.answer_text}",
+                                                      "", *puzzle.solution]), ["solution"]))
     return {"cells": cells, "metadata": {"kernelspec": {"name": "python3",
                                                         "display_name": "Python 3",
                                                         "language": "python"}},
