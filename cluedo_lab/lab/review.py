@@ -50,7 +50,7 @@ from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError, RecordError, SavedGameError
 from ..rules.files import parse_json, read_text
 
-__all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip", "Point",
+__all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip", "OtherSeat", "Point",
            "ReviewError", "SeatCurve", "TurnReview", "grade_question", "load_review", "moment_lines",
            "review_game", "review_record"]
 
@@ -87,7 +87,6 @@ class SeatCurve:
 
     seat: str
     points: tuple[Point, ...]
-    how: str = ""
 
     @property
     def certain_from(self) -> int | None:
@@ -99,6 +98,27 @@ class SeatCurve:
                  for a, b in zip(self.points, self.points[1:], strict=False)]
         drops = [d for d in drops if d[1] > SAME]
         return sorted(sorted(drops, key=lambda d: -d[1])[:count])
+
+
+class OtherSeat:
+    """Another seat of the game: when the envelope became certain for it, from its own
+    record (found in a few counts: certainty, once reached, stays), how (``how``: an
+    accusation told them, or ""), and its curve, counted when first asked for."""
+
+    def __init__(self, seat: str, positions: _Positions, how: Callable[[int], str]):
+        self.seat = seat
+        self._positions = positions
+        self.certain_from = positions.certain_from()
+        self.how = how(self.certain_from) if self.certain_from else ""
+        self._curve: SeatCurve | None = None
+
+    def curve(self) -> SeatCurve:
+        if self._curve is None:
+            self._curve = self._positions.curve(self.seat)
+        return self._curve
+
+    def __repr__(self) -> str:
+        return f"<OtherSeat {self.seat!r}: certain from {self.certain_from}>"
 
 
 @dataclass(frozen=True)
@@ -172,7 +192,7 @@ class GameReview:
     curve: SeatCurve
     accusations: list[AccusationReview]
     missed: list[tuple[int, int]]
-    others: list[SeatCurve] = field(default_factory=list)
+    others: list[OtherSeat] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     learner: list[LearnerSlip] = field(default_factory=list)
     whole_game: bool = True
@@ -189,6 +209,10 @@ class GameReview:
 
     def first_accusation(self) -> AccusationReview | None:
         return next((a for a in self.accusations if a.by == self.seat), None)
+
+    def curves(self) -> list[SeatCurve]:
+        """This seat's curve, then each other seat's (counted on first use)."""
+        return [self.curve, *(o.curve() for o in self.others)]
 
     def worst_turn(self) -> TurnReview | None:
         """The graded turn that gave up the most expected gain (None: nothing given up)."""
@@ -213,8 +237,8 @@ class GameReview:
                         "cost_bits": _bits(t.cost)} for t in self.turns if t.bluff],
             "curve": [_point_dict(p) for p in self.curve.points],
             "swings": [{"event": e, "bits": _bits(b)} for e, b in self.curve.swings()],
-            "others": [{"seat": c.seat, "certain_from": c.certain_from, "how": c.how or None,
-                        "curve": [_point_dict(p) for p in c.points]} for c in self.others],
+            "others": [{"seat": o.seat, "certain_from": o.certain_from, "how": o.how or None}
+                       for o in self.others],
             "learner": [{"event": s.event, "missed": [list(c) for c in s.missed],
                          "wrong": [list(c) for c in s.wrong],
                          "unjustified": [list(c) for c in s.unjustified]}
@@ -351,6 +375,24 @@ class _Positions:
         return Point(count, k.consistent_deals, entropy(envelopes.values()),
                      len(envelopes) == 1)
 
+    def certain(self, count: int) -> bool:
+        return len(self.at(count).envelope_distribution()) == 1
+
+    def certain_from(self) -> int | None:
+        """The fewest events after which the envelope is certain (None: never), by bisection:
+        events only ever rule deals out, so certainty once reached stays."""
+        low, high = 0, len(self)
+        if not self.certain(high):
+            return None
+        while low < high:
+            middle = (low + high) // 2
+            if self.certain(middle):
+                high = middle
+            else:
+                low = middle + 1
+        self.cache.clear()
+        return low
+
     def curve(self, seat: str, keep: Callable[[int], bool] = lambda n: False) -> SeatCurve:
         """Every position's point; the counts ``keep`` names stay cached, the others go."""
         points = []
@@ -376,9 +418,9 @@ def review_game(game: Game, seat: str | int,
     needed = _needed(turns, record, marks)
     curve = positions.curve(name, needed.__contains__)
     reviewed = [_review_turn(turn, positions, record, name) for turn in turns]
-    others = [_Positions(game.record_for(s), game.edition).curve(game.names[s])
+    others = [OtherSeat(game.names[s], _Positions(game.record_for(s), game.edition),
+                        lambda when, s=s: _how(game.names[s], game.events[when - 1]))
               for s in range(len(game.names)) if s != index]
-    others = [_how(c, game.events) for c in others]
     return GameReview(name, game.edition, record, reviewed, curve,
                       _accusations(positions, record), _missed(turns, curve), others,
                       [], _learner(positions, marks))
@@ -500,15 +542,12 @@ def _accusations(positions: _Positions, record: Record) -> list[AccusationReview
     return out
 
 
-def _how(curve: SeatCurve, events: Sequence[Mapping[str, Any]]) -> SeatCurve:
-    """``curve`` saying how its seat came to know, when an accusation told them."""
-    when = curve.certain_from
-    event = events[when - 1] if when else {}
+def _how(seat: str, event: Mapping[str, Any]) -> str:
+    """How ``seat`` came to know at ``event``, when an accusation told them ("" if not)."""
     if "accuse" not in event:
-        return curve
-    how = "by their own accusation" if event.get("by") == curve.seat else \
+        return ""
+    return "by their own accusation" if event.get("by") == seat else \
         f"only from {event.get('by')}'s accusation"
-    return SeatCurve(curve.seat, curve.points, how)
 
 
 def _missed(turns: Sequence[_Turn], curve: SeatCurve) -> list[tuple[int, int]]:

@@ -42,7 +42,7 @@ def curve_svg(review: GameReview, width: int = 640, height: int = 300) -> str:
     """Two panels side by side: consistent deals (log scale) and the envelope's entropy in
     bits, after every event, for the reviewed seat (thick) and each other seat; the events
     that lowered the reviewed seat's entropy most are marked with dashed lines."""
-    curves = [review.curve, *review.others]
+    curves = review.curves()
     half = width // 2
     left = _panel(curves, lambda p: math.log10(p.deals) if p.deals > 0 else 0.0,
                   "consistent deals (log scale)", 0, half, height, review, log=True)
