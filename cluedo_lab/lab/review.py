@@ -51,7 +51,7 @@ from ..rules.errors import CluedoLabError, RecordError, SavedGameError
 from ..rules.files import parse_json, read_text
 
 __all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip", "OtherSeat", "Point",
-           "ReviewError", "SeatCurve", "TurnReview", "grade_question", "load_review", "moment_lines",
+           "ReviewError", "SeatCurve", "TurnReview", "grade_question", "load_review", "moment_lines", "puzzle_from_review",
            "review_game", "review_record"]
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -573,6 +573,42 @@ def _learner(positions: _Positions, marks: Mapping[int, Mapping[Cell, str]] | No
         unjustified = sorted(c for c in said if c not in known)
         out.append(LearnerSlip(event, tuple(missed), tuple(wrong), tuple(unjustified)))
     return out
+
+
+# -- a puzzle from a key moment ----------------------------------------------------------------
+
+def puzzle_from_review(review: GameReview, event: int | None = None) -> Any:
+    """A puzzle set at a key moment of ``review``: at the turn whose question gave up most
+    against the best one there ("which would you ask?"), or, if every question was the best,
+    at the first event after which the envelope was certain ("which card is in it?").
+    ``event`` picks the moment: a question of the seat's, or a position where the envelope
+    was certain for it."""
+    from ..rules.variant import spec_of
+    from .puzzle_kinds import moment_puzzle
+    from .puzzles import PuzzleError
+
+    turn = review.worst_turn() if event is None else \
+        next((t for t in review.turns if t.question and t.event == event), None)
+    if event is None and turn is None:
+        event = review.certain_from
+        if event is None:
+            raise PuzzleError("no key moment in this review: every question was the best "
+                              "there and the envelope never became certain")
+    data = review.record.to_dict()
+    data["edition"] = spec_of(review.edition) or review.edition.id
+    if turn is not None:
+        assert turn.question is not None
+        data["events"] = data["events"][:turn.event - 1]
+        return moment_puzzle(data, review.edition, turn.question, turn.room)
+    assert event is not None
+    if not 0 <= event <= len(review.record.events):
+        raise PuzzleError(f"event {event}: the record has {len(review.record.events)} events")
+    told = review.record.events[event - 1] if event else None
+    if isinstance(told, Accuse):
+        raise PuzzleError(f"event {event} is an accusation that showed the envelope: no "
+                          "puzzle in reading it off")
+    data["events"] = data["events"][:event]
+    return moment_puzzle(data, review.edition)
 
 
 # -- loading -----------------------------------------------------------------------------------
