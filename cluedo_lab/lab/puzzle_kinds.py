@@ -791,7 +791,8 @@ def moment_puzzle(data: dict[str, Any], edition: Edition, asked: Sequence[str] |
         return _moment_question(k, data, tuple(asked), room)
     facts = [Fact(c.id, ENVELOPE, True) for c in edition.cards if k.status(c.id, ENVELOPE)]
     if not any(edition.deal.envelope[edition.card(f.card).category] == 1 for f in facts):
-        raise PuzzleError("the envelope is not certain at this moment: no envelope puzzle")
+        raise PuzzleError("no card of the envelope is certain at this moment: no envelope "
+                          "puzzle")
     tried = []
     for fact in facts:
         why = explain(k, fact.card, fact.place)

@@ -50,9 +50,9 @@ from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError, RecordError, SavedGameError
 from ..rules.files import parse_json, read_text
 
-__all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip", "OtherSeat", "Point",
-           "ReviewError", "SeatCurve", "TurnReview", "grade_question", "load_review", "moment_lines", "puzzle_from_review",
-           "review_game", "review_record"]
+__all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip",
+           "OtherSeat", "Point", "ReviewError", "SeatCurve", "TurnReview", "grade_question",
+           "load_review", "moment_lines", "puzzle_from_review", "review_game", "review_record"]
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 NOTHING_NEW = "could not teach you anything"
@@ -419,7 +419,7 @@ def review_game(game: Game, seat: str | int,
     curve = positions.curve(name, needed.__contains__)
     reviewed = [_review_turn(turn, positions, record, name) for turn in turns]
     others = [OtherSeat(game.names[s], _Positions(game.record_for(s), game.edition),
-                        lambda when, s=s: _how(game.names[s], game.events[when - 1]))
+                        _told(game.names[s], game.events))
               for s in range(len(game.names)) if s != index]
     return GameReview(name, game.edition, record, reviewed, curve,
                       _accusations(positions, record), _missed(turns, curve), others,
@@ -456,7 +456,7 @@ def _seat_index(names: Sequence[str], seat: str | int) -> int:
     if isinstance(seat, int) and not isinstance(seat, bool):
         if 0 <= seat < len(names):
             return seat
-    elif seat in names:
+    elif isinstance(seat, str) and seat in names:
         return list(names).index(seat)
     raise ReviewError(f"no seat {seat!r}; the players are {', '.join(names)}")
 
@@ -540,6 +540,11 @@ def _accusations(positions: _Positions, record: Record) -> list[AccusationReview
             chance = envelopes.get(cards, Fraction(0))
         out.append(AccusationReview(event.position, event.by, cards, chance, event.correct))
     return out
+
+
+def _told(seat: str, events: Sequence[Mapping[str, Any]]) -> Callable[[int], str]:
+    """How ``seat`` came to know after a given number of ``events`` (see :func:`_how`)."""
+    return lambda when: _how(seat, events[when - 1])
 
 
 def _how(seat: str, event: Mapping[str, Any]) -> str:
@@ -706,7 +711,8 @@ def _text_lines(review: GameReview) -> list[str]:
 def _turn_line(r: GameReview, t: TurnReview) -> str:
     head = f"turn {t.turn}, event {t.event}: "
     reach = (f"; better within reach: {r.names(t.reach_best)} in the "
-             f"{r.name(t.reach_room)} ({t.reach_gain:.3f})" if t.reaches_further else "")
+             f"{r.name(t.reach_room)} ({t.reach_gain:.3f})"
+             if t.reaches_further and t.reach_room else "")
     if t.question is None:
         did = "accused" if t.accused else f"played {t.action}" if t.action else \
             "asked nothing"
