@@ -25,7 +25,7 @@ from ..lab.review import (
     review_game,
 )
 from .base import InteractiveView, live_box, pre
-from .charts_svg import PALETTE, REFERENCE_COLOUR, _f, _svg, _text, _ticks
+from .charts_svg import PALETTE, REFERENCE_COLOUR
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -37,6 +37,38 @@ GRADE_COLOURS = {"best": "#55A868", "good": "#8ab17d", "inaccuracy": "#e9c46a",
 
 
 # -- the curve -------------------------------------------------------------------------------
+# Drawn as the kit's charts are (views/charts_svg.py): its palette, 12 px sans-serif labels,
+# light grid lines and coordinates to one decimal, so the SVG text is the same on every run.
+
+def _f(value: float) -> str:
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def _text(x: float, y: float, text: str, anchor: str = "start", size: int = 12,
+          weight: str = "normal") -> str:
+    bold = ' font-weight="bold"' if weight != "normal" else ""
+    return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{size}" text-anchor="{anchor}"'
+            f'{bold}>{escape(str(text))}</text>')
+
+
+def _svg(width: int, height: int, parts: list[str]) -> str:
+    body = "\n".join(parts)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img">\n'
+            f'<rect width="{width}" height="{height}" fill="white"/>\n{body}\n</svg>')
+
+
+def _ticks(high: float, count: int) -> list[float]:
+    """Round ticks from 0 up to the first at or above ``high``."""
+    raw = high / count if high > 0 else 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    ticks = [0.0]
+    while ticks[-1] < high - step * 1e-9:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
 
 def curve_svg(review: GameReview, width: int = 640, height: int = 300) -> str:
     """Two panels side by side: consistent deals (log scale) and the envelope's entropy in
@@ -56,7 +88,9 @@ def curve_svg(review: GameReview, width: int = 640, height: int = 300) -> str:
                       f'fill="{colour}"/>')
         label = f"{curve.seat} (you)" if k == 0 else curve.seat
         legend.append(_text(x + 14, height - 6, label))
-    return _svg(width, height, left + right + legend)
+    title = (f"<title>How much {review.seat} and the others still did not know, event by "
+             "event</title>")
+    return _svg(width, height, [title, *left, *right, *legend])
 
 
 def _panel(curves: list[SeatCurve], value: Any, title: str, x0: int, width: int, height: int,
@@ -65,7 +99,7 @@ def _panel(curves: list[SeatCurve], value: Any, title: str, x0: int, width: int,
     events = max((p.event for c in curves for p in c.points), default=0) or 1
     values = [value(p) for c in curves for p in c.points] or [0.0]
     high = max(values) or 1.0
-    ticks = _ticks(0.0, high, 4)
+    ticks = _ticks(high, 4)
     high = max(high, ticks[-1])
 
     def px(event: int) -> float:
@@ -84,7 +118,7 @@ def _panel(curves: list[SeatCurve], value: Any, title: str, x0: int, width: int,
                  'stroke="#444"/>')
     parts.append(f'<line x1="{_f(left)}" y1="{_f(bottom)}" x2="{_f(right)}" '
                  f'y2="{_f(bottom)}" stroke="#444"/>')
-    for tick in _ticks(0.0, float(events), 5):
+    for tick in _ticks(float(events), 5):
         if tick <= events:
             parts.append(_text(px(int(tick)), bottom + 14, f"{tick:g}", anchor="middle",
                                size=11))
