@@ -353,3 +353,20 @@ def test_the_curve_svg_is_the_same_every_time_and_marks_the_big_steps():
     assert view.choose(0).turn_text().startswith("Turn 1")
     with pytest.raises(IndexError):
         view.choose(len(review.turns))
+
+
+@pytest.mark.parametrize("edition", ["cluedo-the-card-game-2002", "cluedo-card-game-2018"])
+def test_card_games_grade_questions_where_they_may_be_asked(edition):
+    game = new_game(edition, 3, 2)
+    game.play([make_bot(b, 20 + i) for i, b in enumerate(("eliminator", "eliminator",
+                                                           "eliminator"))])
+    asked = [t for seat in game.names for t in review_game(game, seat).turns if t.question]
+    assert asked
+    places = {c.id for c in game.edition.categories[-1].cards}
+    for turn in asked:
+        assert turn.best_gain >= turn.gain - 1e-9
+        if game.edition.actions:        # 2002: asked at the destination marker's place
+            assert turn.room in turn.question and turn.room in turn.best
+            assert turn.room in places
+        else:                           # 2018: any two cards, anywhere
+            assert turn.room is None and len(turn.question) == game.edition.question.items
