@@ -370,3 +370,17 @@ def test_card_games_grade_questions_where_they_may_be_asked(edition):
             assert turn.room in places
         else:                           # 2018: any two cards, anywhere
             assert turn.room is None and len(turn.question) == game.edition.question.items
+
+
+def test_a_certain_accusation_not_made_is_a_missed_moment():
+    """Lesson 13's game: Bob's own answer at event 15 settles the envelope for him, his turn
+    goes on (on a board one may accuse at any point of one's turn) and he does not accuse; Ann,
+    the detective, accuses as soon as she is sure."""
+    from cluedo_lab.lab.play import play_game
+    game, _ = play_game("cluedo-classic-1949", ["Ann", "Bob", "Cy"], 7,
+                        bots=("detective", "eliminator", "bluffer"))
+    bob, ann = review_game(game, "Bob"), review_game(game, "Ann")
+    assert bob.certain_from == 15 and game.events[14]["by"] == "Bob"
+    assert bob.missed == [(6, 15)] and not bob.turns[-1].accused
+    assert ann.missed == [] and ann.first_accusation().event == ann.certain_from + 1
+    assert "turn 6: the envelope was certain (after event 15)" in bob.text()
