@@ -157,6 +157,13 @@ def test_every_figure_matches_the_oracle(case):
                      for q in every_question(game.edition, turn.room)}
             assert math.isclose(turn.best_gain, max(gains.values()), abs_tol=1e-9)
             assert math.isclose(gains[turn.best], turn.best_gain, abs_tol=1e-9)
+        # What each question taught the others (reported for bluffs), from their records.
+        for turn in review.turns:
+            for seat_name, bits in review.told(turn).items():
+                theirs = seat_record(game, game.names.index(seat_name))
+                drop = entropy(envelope_chances(prefix(theirs, turn.event - 1)).values()) - \
+                    entropy(envelope_chances(prefix(theirs, turn.event)).values())
+                assert math.isclose(bits, drop, abs_tol=1e-12)
         # The others' moment of certainty, from their own records.
         for other in review.others:
             theirs = seat_record(game, game.names.index(other.seat))

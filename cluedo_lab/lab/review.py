@@ -117,6 +117,15 @@ class OtherSeat:
             self._curve = self._positions.curve(self.seat)
         return self._curve
 
+    def learned(self, event: int) -> float:
+        """Bits of the envelope ``event`` took from this seat's uncertainty (its own record)."""
+        if self._curve is not None:
+            before, after = self._curve.points[event - 1], self._curve.points[event]
+        else:
+            before, after = self._positions.point(event - 1), self._positions.point(event)
+            self._positions.cache.clear()
+        return before.entropy - after.entropy
+
     def __repr__(self) -> str:
         return f"<OtherSeat {self.seat!r}: certain from {self.certain_from}>"
 
@@ -210,6 +219,13 @@ class GameReview:
     def first_accusation(self) -> AccusationReview | None:
         return next((a for a in self.accusations if a.by == self.seat), None)
 
+    def told(self, turn: TurnReview) -> dict[str, float]:
+        """What the question of ``turn`` taught each other seat about the envelope, in bits
+        (from their own records): what a bluff holds back, or fails to."""
+        if turn.question is None or not self.others:
+            return {}
+        return {o.seat: o.learned(turn.event) for o in self.others}
+
     def curves(self) -> list[SeatCurve]:
         """This seat's curve, then each other seat's (counted on first use)."""
         return [self.curve, *(o.curve() for o in self.others)]
@@ -234,7 +250,9 @@ class GameReview:
                              "chance": _fraction(a.chance), "correct": a.correct}
                             for a in self.accusations],
             "bluffs": [{"event": t.event, "own_cards": list(t.bluff),
-                        "cost_bits": _bits(t.cost)} for t in self.turns if t.bluff],
+                        "cost_bits": _bits(t.cost),
+                        "others_learned_bits": {s: _bits(b) for s, b in self.told(t).items()}}
+                       for t in self.turns if t.bluff],
             "curve": [_point_dict(p) for p in self.curve.points],
             "swings": [{"event": e, "bits": _bits(b)} for e, b in self.curve.swings()],
             "others": [{"seat": o.seat, "certain_from": o.certain_from, "how": o.how or None}
@@ -754,8 +772,10 @@ def moment_lines(r: GameReview) -> list[str]:
                        f"chance of {_fraction(a.chance)} as you saw it)")
     for t in r.turns:
         if t.bluff:
+            told = "; ".join(f"{seat} learned {bits:.3f}" for seat, bits in r.told(t).items())
             out.append(f"event {t.event}: a bluff naming your own {r.names(t.bluff)}, "
-                       f"{t.cost:.3f} bits below the best question there")
+                       f"{t.cost:.3f} bits below the best question there"
+                       + (f" (bits about the envelope: {told})" if told else ""))
     return out
 
 
