@@ -391,3 +391,48 @@ def test_a_certain_accusation_not_made_is_a_missed_moment():
     assert bob.missed == [(6, 15)] and not bob.turns[-1].accused
     assert ann.missed == [] and ann.first_accusation().event == ann.certain_from + 1
     assert "turn 6: the envelope was certain (after event 15)" in bob.text()
+
+
+def brute_snoop(record: dict, target: str) -> float:
+    """A Snoop's expected gain from every consistent deal: each card of the target's hand is
+    seen with chance 1/(hand size), and seeing it keeps the deals where the target holds it."""
+    kept = deals(record)
+    cards = brute_force(record).cards
+    total = sum(w for _, w in kept)
+    size = sum(1 for place in kept[0][0].values() if place == target)
+
+    def envelope_entropy(some) -> float:
+        weights: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
+        for where, w in some:
+            weights[tuple(c for c in cards if where[c] == "envelope")] += w
+        mass = sum(weights.values())
+        return entropy(w / mass for w in weights.values())
+
+    after = 0.0
+    for card in cards:
+        holding = [(where, w) for where, w in kept if where[card] == target]
+        if holding:
+            share = Fraction(sum(w for _, w in holding), total) / size
+            after += float(share) * envelope_entropy(holding)
+    return envelope_entropy(kept) - after
+
+
+def test_a_snoop_is_graded_by_its_exact_gain_against_the_other_targets():
+    graded = 0
+    for seed in range(6):
+        case = ("mini-3x3x3", 3, seed, ("eliminator", "bluffer", "eliminator"))
+        game = small_game(*case)
+        for seat, name in enumerate(game.names):
+            for turn in review_game(game, name).turns:
+                if turn.action_grade is None:
+                    continue
+                before = prefix(seat_record(game, seat), turn.action_event - 1)
+                target = turn.action.removeprefix("snoop on ")
+                best = turn.best_action.removeprefix("snoop on ")
+                others = [n for n in game.names if n != name]
+                gains = {t: brute_snoop(before, t) for t in others}
+                assert math.isclose(turn.action_gain, gains[target], abs_tol=1e-9)
+                assert math.isclose(turn.best_action_gain, max(gains.values()), abs_tol=1e-9)
+                assert math.isclose(gains[best], turn.best_action_gain, abs_tol=1e-9)
+                graded += 1
+    assert graded >= 2

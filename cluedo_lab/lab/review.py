@@ -35,12 +35,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..games.board_game import BoardGame
+from ..games.card_2002 import CardGame2002
 from ..games.factory import game_from_json
 from ..games.game import Action, Game
 from ..knowledge import Knowledge, legal_questions, rank_questions
@@ -52,7 +53,8 @@ from ..rules.files import parse_json, read_text
 
 __all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip",
            "OtherSeat", "Point", "ReviewError", "SeatCurve", "TurnReview", "grade_question",
-           "load_review", "moment_lines", "puzzle_from_review", "review_game", "review_record"]
+           "load_review", "moment_lines", "puzzle_from_review", "review_game", "review_record",
+           "snoop_gain"]
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 NOTHING_NEW = "could not teach you anything"
@@ -152,6 +154,11 @@ class TurnReview:
     bluff: tuple[str, ...] = ()
     accused: bool = False
     action: str | None = None
+    action_event: int | None = None
+    action_gain: float | None = None
+    best_action: str | None = None
+    best_action_gain: float | None = None
+    action_grade: str | None = None
 
     @property
     def reaches_further(self) -> bool:
@@ -303,6 +310,8 @@ class _Turn:
     accuse_at: int | None = None        # events seen at the latest chance to accuse
     accused: bool = False
     action: str | None = None           # a card game's action card played
+    snoop: int | None = None            # the seat's snoop's index in the record (1-based)
+    targets: dict[str, None] = field(default_factory=dict)  # whom it could snoop on
 
 
 def _replay(game: Game, seat: int) -> list[_Turn]:
@@ -331,7 +340,9 @@ def _replay(game: Game, seat: int) -> list[_Turn]:
                         turn.question = index
                     if "accuse" in event:
                         turn.accused = True
-            if action.seat == seat and action.kind == "play":
+                    if "snoop" in event and turn.snoop is None:
+                        turn.snoop = index
+            if action.seat == seat and action.kind == "play" and not _asks(replay, action):
                 turn.action = _played(action)
     return turns
 
@@ -345,6 +356,9 @@ def _note_choices(game: Game, seat: int, turn: _Turn) -> None:
     for action in legal:
         for room in _rooms_of(game, seat, action):
             turn.rooms.setdefault(room, None)
+        if isinstance(game, CardGame2002) and action.kind == "play" and \
+                game.action_kind(action["card"]).kind == "snoop":
+            turn.targets.setdefault(action["target"], None)
 
 
 def _rooms_of(game: Game, seat: int, action: Action) -> tuple[str, ...]:
@@ -356,13 +370,20 @@ def _rooms_of(game: Game, seat: int, action: Action) -> tuple[str, ...]:
             return (here,)
         if action.kind == "stay" and here is not None and game.may_suggest_staying(seat):
             return (here,)
-        return ()
-    destination = action.get("destination")
-    return (destination,) if action.kind == "play" and isinstance(destination, str) else ()
+    # In the 2002 card game a turn asks at the marker's place first, then plays a card: a
+    # card that moves the marker moves it for the next turn's question, not this one's.
+    return ()
+
+
+def _asks(game: Game, action: Action) -> bool:
+    """Is ``action`` a 2002 card that asks a question now (the question is graded itself)?"""
+    return isinstance(game, CardGame2002) and \
+        game.action_kind(action["card"]).kind == "suggest-current" and "cards" in dict(action.args)
 
 
 def _played(action: Action) -> str:
-    details = ", ".join(f"{k} {v}" for k, v in action.args if k != "card")
+    """A card game's action as a reader would say it: the card, then whom or where."""
+    details = ", ".join(f"{k} {v}" for k, v in action.args if k in ("target", "destination"))
     return f"{action.get('card')}" + (f" ({details})" if details else "")
 
 
@@ -483,13 +504,26 @@ def _needed(turns: Sequence[_Turn], record: Record,
             marks: Mapping[int, Any] | None) -> set[int]:
     """The positions looked at again after the curve: before each question, at the end of
     each turn without one, before each accusation, and where the learner's marks were kept."""
-    out = {t.question - 1 if t.question else t.end for t in turns}
+    out = {_position(t) for t in turns} | {t.snoop - 1 for t in turns if t.snoop}
     out |= {e.position - 1 for e in record.events if isinstance(e, Accuse)}
     return out | set(marks or ())
 
 
+def _position(turn: _Turn) -> int:
+    """The events seen when the turn's question was chosen, else by the turn's end."""
+    return turn.question - 1 if turn.question else turn.end
+
+
 def _review_turn(turn: _Turn, positions: _Positions, record: Record, seat: str) -> TurnReview:
-    at = turn.question - 1 if turn.question else turn.end
+    review = _review_question(turn, positions, record, seat)
+    if turn.snoop is None:
+        return review
+    return _review_snoop(review, turn, positions.at(turn.snoop - 1), record, seat)
+
+
+def _review_question(turn: _Turn, positions: _Positions, record: Record, seat: str
+                     ) -> TurnReview:
+    at = _position(turn)
     k = positions.at(at)
     asked = record.events[turn.question - 1] if turn.question else None
     named = tuple(c.id for c in asked.named) if isinstance(asked, Suggest) else None
@@ -524,6 +558,43 @@ def _review_turn(turn: _Turn, positions: _Positions, record: Record, seat: str) 
                       reach[0] if reach else None, reach[1].named if reach else None,
                       reach[1].gain if reach else None,
                       tuple(c for c in named if c in hand), turn.accused, turn.action)
+
+
+def snoop_gain(knowledge: Knowledge, by: str, target: str) -> float:
+    """The exact expected information gain about the envelope of ``by`` looking at one card
+    of ``target``'s hand, drawn at random (the 2002 card game's Snoop). Each card is seen with
+    its chance of being in that hand over the hand's size (every hand of that size is as
+    likely to give it), and seeing it tells exactly that the hand holds it, so the envelope
+    afterwards is counted with that one more event."""
+    record = knowledge.record
+    size = record.hand_size(target)
+    data = record.to_dict()
+    expected = 0.0
+    for card in record.edition.cards:
+        chance = knowledge.probability(card, target)
+        if not chance:
+            continue
+        seen = {"snoop": target, "by": by, "card": card.id}
+        after = Knowledge(Record.from_dict({**data, "events": [*data["events"], seen]},
+                                           edition=record.edition))
+        expected += float(chance / size) * entropy(after.envelope_distribution().values())
+    return entropy(knowledge.envelope_distribution().values()) - expected
+
+
+def _review_snoop(review: TurnReview, turn: _Turn, k: Knowledge, record: Record, seat: str
+                  ) -> TurnReview:
+    """``review`` with the turn's Snoop graded against snooping on each other player it
+    could have chosen."""
+    assert turn.snoop is not None
+    target = record.events[turn.snoop - 1].raw["snoop"]
+    gains = {t: snoop_gain(k, seat, t) for t in dict.fromkeys([target, *turn.targets])}
+    best = max(gains, key=lambda t: gains[t])
+    known = all(k.status(c, target) is not None for c in record.edition.cards)
+    grade = NOTHING_NEW if known else "best" if gains[target] >= gains[best] - SAME else \
+        next((g for least, g in THRESHOLDS if gains[target] / gains[best] >= least), "blunder")
+    return replace(review, action=f"snoop on {target}", action_event=turn.snoop,
+                   action_gain=gains[target], best_action=f"snoop on {best}",
+                   best_action_gain=gains[best], action_grade=grade)
 
 
 def _room_of(edition: Edition, named: tuple[str, ...] | None) -> str | None:
@@ -692,7 +763,9 @@ def _turn_dict(t: TurnReview) -> dict[str, Any]:
             "grade": t.grade, "room": t.room, "reach_room": t.reach_room,
             "reach_best": list(t.reach_best) if t.reach_best else None,
             "reach_gain": _bits(t.reach_gain), "bluff": list(t.bluff), "accused": t.accused,
-            "action": t.action}
+            "action": t.action, "action_event": t.action_event,
+            "action_gain": _bits(t.action_gain), "best_action": t.best_action,
+            "best_action_gain": _bits(t.best_action_gain), "action_grade": t.action_grade}
 
 
 def _text_lines(review: GameReview) -> list[str]:
@@ -730,7 +803,16 @@ def _turn_line(r: GameReview, t: TurnReview) -> str:
     reach = (f"; better within reach: {r.names(t.reach_best)} in the "
              f"{r.name(t.reach_room)} ({t.reach_gain:.3f})"
              if t.reaches_further and t.reach_room else "")
+    played = ""
+    if t.action_grade and t.action_gain is not None and t.best_action_gain is not None:
+        played = f"; event {t.action_event}: {t.action} ({t.action_gain:.3f}) — {t.action_grade}"
+        if t.action_grade not in ("best", NOTHING_NEW):
+            played += f"; best: {t.best_action} ({t.best_action_gain:.3f})"
+    elif t.action and t.question is not None:
+        played = f"; then played {t.action}"
     if t.question is None:
+        if t.action_grade:
+            return head + played.removeprefix(f"; event {t.action_event}: ") + reach
         did = "accused" if t.accused else f"played {t.action}" if t.action else \
             "asked nothing"
         return head + did + reach
@@ -740,7 +822,7 @@ def _turn_line(r: GameReview, t: TurnReview) -> str:
         text += f"; best: {r.names(t.best)} ({t.best_gain:.3f})"
     if t.bluff:
         text += f"; a bluff with your own {r.names(t.bluff)}"
-    return head + text + reach
+    return head + text + reach + played
 
 
 def moment_lines(r: GameReview) -> list[str]:
@@ -772,10 +854,11 @@ def moment_lines(r: GameReview) -> list[str]:
                        f"chance of {_fraction(a.chance)} as you saw it)")
     for t in r.turns:
         if t.bluff:
-            told = "; ".join(f"{seat} learned {bits:.3f}" for seat, bits in r.told(t).items())
+            lessons = "; ".join(f"{seat} learned {bits:.3f}"
+                                for seat, bits in r.told(t).items())
             out.append(f"event {t.event}: a bluff naming your own {r.names(t.bluff)}, "
                        f"{t.cost:.3f} bits below the best question there"
-                       + (f" (bits about the envelope: {told})" if told else ""))
+                       + (f" (bits about the envelope: {lessons})" if lessons else ""))
     return out
 
 
