@@ -436,3 +436,16 @@ def test_a_snoop_is_graded_by_its_exact_gain_against_the_other_targets():
                 assert math.isclose(gains[best], turn.best_action_gain, abs_tol=1e-9)
                 graded += 1
     assert graded >= 2
+
+
+def test_the_review_widget_shows_the_turn_picked():
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.review import Review
+    view = Review.from_game(played(), "P1")
+    box = view.widget()
+    picker, detail = view._picker, view._detail
+    assert picker in box.children and detail in box.children
+    assert "Turn 1" in detail.value
+    last = len(view.review.turns) - 1
+    picker.value = last
+    assert f"Turn {view.review.turns[last].turn}" in detail.value and view.chosen == last
