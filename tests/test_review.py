@@ -435,6 +435,12 @@ def test_a_snoop_is_graded_by_its_exact_gain_against_the_other_targets():
                 assert math.isclose(turn.best_action_gain, max(gains.values()), abs_tol=1e-9)
                 assert math.isclose(gains[best], turn.best_action_gain, abs_tol=1e-9)
                 graded += 1
+            # The seat's record alone grades its Snoops the same way.
+            alone = review_record(Record.from_dict(game.record_for(seat), edition=game.edition))
+            snoops = [(t.action_event, t.action_gain, t.best_action_gain) for t in alone.turns
+                      if t.action_grade]
+            assert snoops == [(t.action_event, t.action_gain, t.best_action_gain)
+                              for t in review_game(game, name).turns if t.action_grade]
     assert graded >= 2
 
 

@@ -46,7 +46,7 @@ from ..games.factory import game_from_json
 from ..games.game import Action, Game
 from ..knowledge import Knowledge, legal_questions, rank_questions
 from ..knowledge.advice import Option, entropy
-from ..records import Accuse, Record, Suggest
+from ..records import Accuse, Record, Snoop, Suggest
 from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError, RecordError, SavedGameError
 from ..rules.files import parse_json, read_text
@@ -468,8 +468,8 @@ def review_game(game: Game, seat: str | int,
 def review_record(record: Record, seat: str | None = None,
                   marks: Mapping[int, Mapping[Cell, str]] | None = None) -> GameReview:
     """The review of what a record holds: its observer's positions, the questions they asked
-    (graded in the room they were asked in) and the accusations. The others' turns are not
-    in a record, so neither is when they could have known."""
+    (graded in the room they were asked in), their Snoops and the accusations. The others'
+    turns are not in a record, so neither is when they could have known."""
     observer = record.observer
     if observer is None:
         raise ReviewError("this record is public (it has no observer): review a seat's "
@@ -477,9 +477,9 @@ def review_record(record: Record, seat: str | None = None,
     if seat is not None and seat != observer:
         raise ReviewError(f"this record is {observer}'s; it holds nothing of {seat}'s turns")
     positions = _Positions(record.to_dict(), record.edition)
-    turns = [_Turn(n, e.position - 1, e.position, e.position)
-             for n, e in enumerate((e for e in record.events
-                                    if isinstance(e, Suggest) and e.by == observer), start=1)]
+    turns = [_record_turn(n, e, record)
+             for n, e in enumerate((e for e in record.events if isinstance(e, Suggest | Snoop)
+                                    and e.by == observer), start=1)]
     needed = _needed(turns, record, marks)
     curve = positions.curve(observer, needed.__contains__)
     reviewed = [_review_turn(turn, positions, record, observer) for turn in turns]
@@ -489,6 +489,19 @@ def review_record(record: Record, seat: str | None = None,
     return GameReview(observer, record.edition, record, reviewed, curve,
                       _accusations(positions, record), [], [], notes,
                       _learner(positions, marks), whole_game=False)
+
+
+def _record_turn(number: int, event: Suggest | Snoop, record: Record) -> _Turn:
+    """A turn of the observer's as its record shows it: one question, or one Snoop (on any
+    other player still in the game then)."""
+    if isinstance(event, Suggest):
+        return _Turn(number, event.position - 1, event.position, event.position)
+    leaves = record.edition.accusation.wrong == "leaves"
+    gone = {e.by for e in record.events[:event.position]
+            if leaves and isinstance(e, Accuse) and not e.correct}
+    targets = {p: None for p in record.player_names if p != event.by and p not in gone}
+    return _Turn(number, event.position - 1, event.position, snoop=event.position,
+                 targets=targets)
 
 
 def _seat_index(names: Sequence[str], seat: str | int) -> int:
