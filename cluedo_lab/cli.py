@@ -306,7 +306,7 @@ def parser() -> argparse.ArgumentParser:
     puzzle = sub.add_parser("puzzle", help="a generated puzzle with one answer, checked by "
                             "the engine (the same one for the same arguments)")
     puzzle.add_argument("--edition", default="cluedo-classic-1949")
-    puzzle.add_argument("--kind", required=True, help="who-holds, envelope, key-event, "
+    puzzle.add_argument("--kind", help="who-holds, envelope, key-event, "
                         "chance, best-question, contradiction or reach")
     puzzle.add_argument("--level", type=int, default=2, help="difficulty, 1 (easy) to 5")
     puzzle.add_argument("--seed", type=int, default=0)
@@ -314,7 +314,19 @@ def parser() -> argparse.ArgumentParser:
                         "question, answer, worked solution and measured features")
     puzzle.add_argument("--answer", action="store_true", help="print the answer and the "
                         "worked solution too")
+    puzzle.add_argument("--from-review", metavar="GAME.json", help="instead: a puzzle from a "
+                        "key moment of the review of a saved game (with --seat)")
+    puzzle.add_argument("--seat", help="with --from-review: whose game")
+    puzzle.add_argument("--event", type=int, help="with --from-review: the moment (an event "
+                        "index of the seat's record; default: the review's key moment)")
     puzzle.set_defaults(run=_puzzle)
+    review = sub.add_parser("review", help="a game review for one seat: every question "
+                            "graded against the best, the key moments, the curve")
+    review.add_argument("game", help="a saved game (or a seat's record: only its own turns)")
+    review.add_argument("--seat", help="whose game to review (a player's name)")
+    review.add_argument("--json", action="store_true", help="machine-readable output")
+    review.add_argument("--html", metavar="REPORT.html", help="also write the review as a page")
+    review.set_defaults(run=_review)
     book = sub.add_parser("puzzle-book", help="a printable worksheet of puzzles (HTML, answers "
                           "on the last page), and the same as a notebook of exercises")
     book.add_argument("--level", default="1-5", help="a level or a range, e.g. 2 or 1-5")
@@ -354,8 +366,24 @@ def _grade(args: argparse.Namespace) -> int:
 
 def _puzzle(args: argparse.Namespace) -> int:
     from .lab.puzzles import generate
-    puzzle = generate(args.edition, args.kind, args.level, args.seed)
+    if args.from_review:
+        from .lab.review import load_review, puzzle_from_review
+        puzzle = puzzle_from_review(load_review(args.from_review, args.seat), args.event)
+    elif args.kind is None:
+        raise CluedoLabError("puzzle: give --kind, or --from-review GAME.json --seat NAME")
+    else:
+        puzzle = generate(args.edition, args.kind, args.level, args.seed)
     print(puzzle.to_json() if args.json else puzzle.text(answer=args.answer))
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from .lab.review import load_review
+    review = load_review(args.game, args.seat)
+    if args.html:
+        from .views.review import review_page
+        Path(args.html).write_text(review_page(review), encoding="utf-8")
+    print(review.to_json() if args.json else review.text())
     return 0
 
 

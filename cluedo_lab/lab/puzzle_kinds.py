@@ -46,7 +46,7 @@ from .puzzles import (
     solution_lines,
 )
 
-__all__ = ["generate", "levels_of", "make_book"]
+__all__ = ["generate", "levels_of", "make_book", "moment_puzzle"]
 
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
@@ -783,6 +783,85 @@ def _reach_roll(game: BoardGame, seat: int, rolls: Sequence[int], level: int
         if grade("reach", features) == level:
             return seat, roll, rooms, free, distances, near, features
     return None
+
+
+# -- a puzzle from a moment of a real game (a game review's key moment) ------------------------
+
+def moment_puzzle(data: dict[str, Any], edition: Edition, asked: Sequence[str] | None = None,
+                  room: str | None = None) -> Puzzle:
+    """A puzzle set at a position of a game really played: ``data`` is the seat's record up
+    to it. With ``asked`` (the question the seat asked there, in ``room`` on a board): which
+    question would you ask, the best, the one asked and the two worth least among the others
+    offered. Without: which card of a kind is in the envelope, the position making it certain
+    (the kind whose proof is shortest)."""
+    k = _knowledge(data, edition)
+    if asked is not None:
+        return _moment_question(k, data, tuple(asked), room)
+    facts = [Fact(c.id, ENVELOPE, True) for c in edition.cards if k.status(c.id, ENVELOPE)]
+    if not any(edition.deal.envelope[edition.card(f.card).category] == 1 for f in facts):
+        raise PuzzleError("no card of the envelope is certain at this moment: no envelope "
+                          "puzzle")
+    tried = []
+    for fact in facts:
+        why = explain(k, fact.card, fact.place)
+        if why.method != "count" and edition.deal.envelope[edition.card(fact.card).category] == 1:
+            features = fact_features(why, k.record.observer)
+            tried.append((features["steps"], fact, why, features))
+    if not tried:
+        raise PuzzleError("no envelope card here has a proof a learner could follow")
+    _, fact, why, features = min(tried, key=lambda t: t[0])
+    features["shown_events"] = len(k.record.events)
+    low, high = LEVEL_RANGE["envelope"]
+    level = min(max(grade("envelope", features), low), high)
+    puzzle = _who_holds("envelope", k, fact, why, data, features, level)
+    if puzzle is None:
+        raise PuzzleError("the envelope card of this kind is not the only certain one")
+    return puzzle
+
+
+def _moment_question(k: Knowledge, data: dict[str, Any], asked: tuple[str, ...],
+                     room: str | None) -> Puzzle:
+    ed, record = k.edition, k.record
+    ranked = rank_questions(k, fixed=[room] if room else ())
+    best = ranked[0]
+    mine = next((o for o in ranked if set(o.named) == set(asked)), None)
+    if mine is None or best.gain <= 0:
+        raise PuzzleError("no question at this moment could teach anything: no puzzle")
+    if mine.gain >= best.gain - 1e-9:
+        raise PuzzleError("the question asked here was the best: no puzzle in it")
+    # Two more options, worth less than the best (so its answer stays unique), one of each
+    # value where the values allow, the most tempting first.
+    others = [o for o in ranked if o.gain < best.gain - 1e-9 and set(o.named) != set(asked)]
+    by_value: dict[float, Any] = {}
+    for option in others:
+        by_value.setdefault(round(option.gain, 9), option)
+    rest = list({id(o): o for o in [*by_value.values(), *others]}.values())[:2]
+    choices = sorted([best, mine, *rest], key=lambda o: o.named)
+
+    def label(option: Any) -> str:
+        return " + ".join(ed.card(c).name for c in option.named)
+
+    runner = max((o for o in choices if o is not best), key=lambda o: o.gain)
+    margin = best.gain - runner.gain
+    features = {"steps": 2, "events": len(record.events), "margin_bits": round(margin, 4),
+                "best_bits": round(best.gain, 4), "questions": len(ranked)}
+    where = f" in the {ed.card(room).name}" if room else ""
+    question = (f"In the game, {record.observer} asked {label(mine)}{where} here. Which of "
+                "these questions would you ask, to learn the most about the envelope on "
+                "average?")
+    gains = {label(o): o.gain for o in choices}
+    lines = ["Expected information gain (bits) of each, computed over every deal that fits:"]
+    lines += [f"  {lab}: {g:.3f} bits" for lab, g in sorted(gains.items(), key=lambda x: -x[1])]
+    traps = {lab: f"{lab} gains {g:.3f} bits on average; one of the others gains more."
+             for lab, g in gains.items() if lab != label(best)}
+    hints = ("Cards whose place you already know tell you nothing new when asked about.",
+             "Which question splits the possible envelopes most evenly?")
+    exercise = Exercise(question, "pick", label(best), tuple(label(o) for o in choices), hints,
+                        "\n".join(lines), traps)
+    answer = {"question": list(best.named), "gain_bits": round(best.gain, 6),
+              "asked": list(mine.named), "asked_bits": round(mine.gain, 6)}
+    return Puzzle("best-question", grade("best-question", features), ed.id, 0, question, data,
+                  answer, lines, features, exercise, _setup_text(record), _event_texts(record))
 
 
 _MAKERS = {

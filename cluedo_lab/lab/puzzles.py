@@ -247,6 +247,11 @@ def fact_hints(explanation: Explanation, observer: str | None = None) -> tuple[s
     return tuple(hints)
 
 
-from .puzzle_kinds import generate, levels_of, make_book  # noqa: E402  (the generators use the above)
+from .puzzle_kinds import (  # noqa: E402  (the generators use the above)
+    generate,
+    levels_of,
+    make_book,
+    moment_puzzle,
+)
 
-__all__ += ["generate", "levels_of", "make_book"]
+__all__ += ["generate", "levels_of", "make_book", "moment_puzzle"]

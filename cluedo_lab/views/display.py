@@ -27,6 +27,7 @@ RENDERERS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("cluedo_lab.lab.charts", "Chart"): ("image/svg+xml", "charts_svg", "chart_svg"),
     ("cluedo_lab.lab.tournament", "TournamentResult"): ("text/html", "tournament_html",
                                                         "tournament_html"),
+    ("cluedo_lab.lab.review", "GameReview"): ("text/html", "review", "review_html"),
 }
 
 def _function(module: str, function: str) -> Any:

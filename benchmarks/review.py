@@ -1,0 +1,128 @@
+"""Benchmark: the game review (``cluedo_lab.lab.review``) of every whole game of the corpus.
+
+Every game of the whole-game corpus (``benchmarks/corpus.py``: seeded bot games of every
+edition and player count, played to the end; the longest, a 98-event public record, is a
+Clue 2023 game) is reviewed for one seat: the replay, every seat's count and envelope entropy
+after every event, and the ranking of every legal question at each of the seat's turns (in
+its room and in every room within reach). Each review is timed once (a review takes seconds:
+the machine's other load matters less than for the millisecond benchmarks); the report gives
+p50, p90 and the worst, the share of the time spent ranking questions, and the games over the
+target (5 s), also as ratios to a fixed pure-Python loop timed in the same process.
+
+    python benchmarks/review.py                 # 3 games per edition and player count, seat 0
+    python benchmarks/review.py --quick         # 1 game each
+    python benchmarks/review.py --seat all      # every seat of every game (slow)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.corpus import play  # noqa: E402
+from benchmarks.run import baseline, percentile  # noqa: E402
+from cluedo_lab.lab import review as reviewing  # noqa: E402
+from cluedo_lab.rules.edition import all_editions  # noqa: E402
+
+TARGET_S = 5.0
+
+
+def games(seeds: int, editions: list[str] | None) -> list[tuple[str, int, int]]:
+    return [(ed.id, players, seed) for ed in all_editions()
+            if not editions or ed.id in editions
+            for players in range(ed.min_players, ed.max_players + 1)
+            for seed in range(seeds)]
+
+
+class RankingClock:
+    """The review's ``rank_questions``, timed call by call (a profiler would slow the
+    counting it measures several times over)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+        self.rank = reviewing.rank_questions
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self.rank(*args, **kwargs)
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.calls += 1
+
+
+def time_review(game: Any, seat: int) -> dict[str, Any]:
+    """One review, timed, with the time spent ranking questions (one ranking per turn)."""
+    clock = RankingClock()
+    reviewing.rank_questions = clock    # type: ignore[assignment]
+    try:
+        start = time.perf_counter()
+        review = reviewing.review_game(game, seat)
+        seconds = time.perf_counter() - start
+    finally:
+        reviewing.rank_questions = clock.rank
+    return {"seconds": seconds, "ranking_s": clock.seconds,
+            "ranking_share": clock.seconds / max(seconds, 1e-9), "rankings": clock.calls,
+            "turns": len(review.turns), "events": len(review.record.events)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seeds", type=int, default=None)
+    parser.add_argument("--seat", default="0", help="a seat number, or 'all'")
+    parser.add_argument("--edition", action="append", help="only these editions")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
+                                             "review.json"))
+    args = parser.parse_args()
+    from tqdm import tqdm
+    seeds = args.seeds or (1 if args.quick else 3)
+    base = baseline()
+    print(f"baseline loop: {base * 1000:.1f} ms; {seeds} game(s) per edition and player count, "
+          f"seat {args.seat}")
+    plan = games(seeds, args.edition)
+    rows: list[dict[str, Any]] = []
+    bar = tqdm(plan, file=sys.stderr, unit="game", disable=None)
+    for edition, players, seed in bar:
+        game = play(edition, players, seed)
+        seats = range(players) if args.seat == "all" else [int(args.seat) % players]
+        for seat in seats:
+            bar.set_postfix_str(f"{edition} {players}p seed {seed} seat {seat}")
+            row = {"edition": edition, "players": players, "seed": seed, "seat": seat,
+                   "public_events": len(game.events), **time_review(game, seat)}
+            rows.append(row)
+    bar.close()
+    times = [r["seconds"] for r in rows]
+    worst = sorted(rows, key=lambda r: -r["seconds"])
+    over = [r for r in rows if r["seconds"] > TARGET_S]
+    print(f"{len(rows)} reviews: p50 {percentile(times, 50):.2f} s, p90 "
+          f"{percentile(times, 90):.2f} s, worst {max(times):.2f} s "
+          f"(worst / baseline {max(times) / base:.0f}); over {TARGET_S:g} s: {len(over)}")
+    print(f"share of the time ranking questions: median "
+          f"{percentile([r['ranking_share'] for r in rows], 50):.2f}")
+    print(f"\n{'game':48} {'events':>6} {'turns':>5} {'s':>7} {'ranking':>7}")
+    for r in worst[:10]:
+        label = f"{r['edition']} {r['players']}p seed {r['seed']} seat {r['seat']}"
+        print(f"{label:48} {r['public_events']:6} {r['turns']:5} {r['seconds']:7.2f} "
+              f"{r['ranking_share']:7.2f}")
+    longest = max(rows, key=lambda r: r["public_events"])
+    print(f"\nthe longest game ({longest['edition']} {longest['players']}p seed "
+          f"{longest['seed']}, {longest['public_events']} events): {longest['seconds']:.2f} s")
+    summary = {"baseline_ms": base * 1000, "seeds": seeds, "reviews": len(rows),
+               "p50_s": percentile(times, 50), "p90_s": percentile(times, 90),
+               "worst_s": max(times), "over_target": len(over), "target_s": TARGET_S,
+               "worst": worst[:10]}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
+    print(f"\nwritten to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

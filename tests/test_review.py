@@ -1,0 +1,457 @@
+"""The game review (issue 34): every figure against the brute-force oracle on small games, the
+board's rooms, the record-only review, the outputs and the refusals."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import defaultdict
+from fractions import Fraction
+from functools import cache
+
+import pytest
+from gamegen import edition_path
+from oracle import brute_force
+
+from cluedo_lab.bots.registry import make_bot
+from cluedo_lab.cli import main
+from cluedo_lab.games.factory import new_game
+from cluedo_lab.knowledge.advice import Option, Outcome, entropy
+from cluedo_lab.lab.puzzles import PuzzleError
+from cluedo_lab.lab.review import (
+    NOTHING_NEW,
+    ReviewError,
+    grade_question,
+    load_review,
+    puzzle_from_review,
+    review_game,
+    review_record,
+)
+from cluedo_lab.records import Record
+
+# Small games the oracle can enumerate: (edition, players, seed, the seats' bots).
+SMALL = [
+    ("mini-two-item", 2, 5, ("eliminator", "random")),
+    ("mini-two-item", 3, 5, ("bluffer", "eliminator", "random")),
+    ("mini-two-item", 3, 8, ("eliminator", "bluffer", "eliminator")),
+    ("mini-3x3x3", 3, 2, ("eliminator", "bluffer", "random")),
+    ("mini-2x3x4", 3, 4, ("bluffer", "eliminator", "eliminator")),
+]
+
+
+@cache
+def small_game(edition: str, players: int, seed: int, bots: tuple[str, ...]):
+    game = new_game(edition_path(edition), players, seed)
+    game.play([make_bot(b, seed * 10 + i) for i, b in enumerate(bots)])
+    return game
+
+
+@cache
+def played(edition: str = "cluedo-classic-1949", players: int = 3, seed: int = 4):
+    game = new_game(edition, players, seed)
+    game.play([make_bot("detective", seed * 10 + i) for i in range(players)])
+    return game
+
+
+def seat_record(game, seat: int) -> dict:
+    """The seat's record, naming a test edition by its file (as the oracle loads it)."""
+    record = game.record_for(seat)
+    edition = game.edition.id
+    record["edition"] = edition_path(edition) if edition.startswith("mini-") else edition
+    return record
+
+
+def prefix(record: dict, count: int) -> dict:
+    return {**record, "events": record["events"][:count]}
+
+
+def deals(record: dict) -> list[tuple[dict[str, str], int]]:
+    """The oracle's consistent deals ({card: place}, weight), less those a wrong accuser's
+    look at the solution rules out: the oracle reads an accusation's verdict, not the
+    envelope the accuser saw (``envelope``, in the accuser's own record)."""
+    seen = [set(e["envelope"]) for e in record["events"] if e.get("envelope")]
+    return [(where, weight) for where, weight in brute_force(record).where()
+            if all({c for c, p in where.items() if p == "envelope"} == s for s in seen)]
+
+
+def envelope_chances(record: dict) -> dict[tuple[str, ...], Fraction]:
+    weights: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
+    cards = brute_force(record).cards
+    for where, weight in deals(record):
+        weights[tuple(c for c in cards if where[c] == "envelope")] += weight
+    total = sum(weights.values())
+    return {k: w / total for k, w in weights.items()}
+
+
+def brute_gain(record: dict, asker: str, named: tuple[str, ...]) -> float:
+    """Expected information gain about the envelope from every consistent deal: the players
+    after the asker answer in turn, the first holding a named card shows one of them (each
+    equally likely), the asker seeing which."""
+    oracle = brute_force(record)
+    players = oracle.table.players
+    i = players.index(asker)
+    order = players[i + 1:] + players[:i]
+    joint: dict[object, dict[tuple[str, ...], Fraction]] = defaultdict(
+        lambda: defaultdict(Fraction))
+    envelopes: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
+    for where, weight in deals(record):
+        envelope = tuple(c for c in oracle.cards if where[c] == "envelope")
+        envelopes[envelope] += weight
+        for who in order:
+            held = [c for c in named if where[c] == who]
+            if held:
+                for card in held:
+                    joint[(who, card)][envelope] += Fraction(weight, len(held))
+                break
+        else:
+            joint[None][envelope] += weight
+    total = sum(envelopes.values())
+    before = entropy(w / total for w in envelopes.values())
+    after = 0.0
+    for dist in joint.values():
+        mass = sum(dist.values())
+        after += float(mass / total) * entropy(w / mass for w in dist.values())
+    return before - after
+
+
+def every_question(edition, pinned: str | None) -> list[tuple[str, ...]]:
+    if edition.question.form == "one-per-category":
+        return [combo for combo in itertools.product(*[[c.id for c in cat.cards]
+                                                      for cat in edition.categories])
+                if pinned is None or pinned in combo]
+    return list(itertools.combinations([c.id for c in edition.cards], edition.question.items))
+
+
+@pytest.mark.parametrize("case", SMALL, ids=lambda c: f"{c[0]}-{c[1]}p-{c[2]}")
+def test_every_figure_matches_the_oracle(case):
+    game = small_game(*case)
+    for seat, name in enumerate(game.names):
+        review = review_game(game, name)
+        record = seat_record(game, seat)
+        # The curve: deals and entropy after every event, certainty from the first single
+        # envelope on.
+        first_certain = None
+        for point in review.curve.points:
+            envelopes = envelope_chances(prefix(record, point.event))
+            assert point.deals == len(deals(prefix(record, point.event)))
+            assert math.isclose(point.entropy, entropy(envelopes.values()), abs_tol=1e-12)
+            if len(envelopes) == 1 and first_certain is None:
+                first_certain = point.event
+        assert review.certain_from == first_certain
+        # Each accusation's chance, as this seat saw it just before.
+        for accusation in review.accusations:
+            envelopes = envelope_chances(prefix(record, accusation.event - 1))
+            if accusation.cards is None:
+                assert record["events"][accusation.event - 1]["accuse"] is None
+            else:
+                assert accusation.chance == envelopes.get(accusation.cards, 0)
+        # Each question's gain, and the best legal question's, by brute force.
+        for turn in review.turns:
+            if turn.question is None:
+                continue
+            before = prefix(record, turn.event - 1)
+            assert math.isclose(turn.gain, brute_gain(before, name, turn.question),
+                                abs_tol=1e-9)
+            gains = {q: brute_gain(before, name, q)
+                     for q in every_question(game.edition, turn.room)}
+            assert math.isclose(turn.best_gain, max(gains.values()), abs_tol=1e-9)
+            assert math.isclose(gains[turn.best], turn.best_gain, abs_tol=1e-9)
+        # What each question taught the others (reported for bluffs), from their records.
+        for turn in review.turns:
+            for seat_name, bits in review.told(turn).items():
+                theirs = seat_record(game, game.names.index(seat_name))
+                drop = entropy(envelope_chances(prefix(theirs, turn.event - 1)).values()) - \
+                    entropy(envelope_chances(prefix(theirs, turn.event)).values())
+                assert math.isclose(bits, drop, abs_tol=1e-12)
+        # The others' moment of certainty, from their own records.
+        for other in review.others:
+            theirs = seat_record(game, game.names.index(other.seat))
+            counts = [len(envelope_chances(prefix(theirs, n)))
+                      for n in range(len(theirs["events"]) + 1)]
+            assert other.certain_from == next((n for n, c in enumerate(counts) if c == 1),
+                                              None)
+            assert [p.entropy for p in other.curve().points] == pytest.approx(
+                [entropy(envelope_chances(prefix(theirs, n)).values())
+                 for n in range(len(theirs["events"]) + 1)], abs=1e-12)
+
+
+def test_the_small_games_have_questions_accusations_and_certainty():
+    """The oracle test above checks something: its games ask, accuse and become certain."""
+    reviews = [review_game(small_game(*case), 0) for case in SMALL]
+    assert sum(1 for r in reviews for t in r.turns if t.question) >= 5
+    assert any(a.chance not in (None, 0, 1) for r in reviews for a in r.accusations) or \
+        sum(1 for r in reviews for a in r.accusations) >= 3
+    assert any(r.certain_from for r in reviews)
+    assert {t.grade for r in reviews for t in r.turns if t.grade} - {"best"}
+
+
+def option(gain: float, answers: int = 2) -> Option:
+    outcomes = [Outcome((), None, None, Fraction(1, answers), 0.0) for _ in range(answers)]
+    return Option(("a",), gain, 0.0, outcomes)
+
+
+@pytest.mark.parametrize("gain, grade", [(1.0, "best"), (0.95, "good"), (0.9, "good"),
+                                         (0.8, "inaccuracy"), (0.5, "mistake"),
+                                         (0.39, "blunder"), (0.0, "blunder")])
+def test_grades_follow_the_share_of_the_best_gain(gain, grade):
+    assert grade_question(option(gain), 1.0) == grade
+
+
+def test_a_question_with_one_possible_answer_could_teach_nothing():
+    assert grade_question(option(0.0, answers=1), 0.7) == NOTHING_NEW
+    assert grade_question(option(0.0, answers=1), 0.0) == NOTHING_NEW
+
+
+def test_on_a_board_questions_are_graded_in_their_room_and_reach_is_apart():
+    game = played()
+    for seat in range(len(game.names)):
+        review = review_game(game, seat)
+        for turn in review.turns:
+            if turn.question is None:
+                continue
+            assert turn.room in turn.question and turn.room in turn.best
+            assert turn.best_gain >= turn.gain - 1e-9
+            if turn.reach_room is not None:
+                assert turn.reach_room != turn.room and turn.reach_room in turn.reach_best
+        rooms = {c.id for c in game.edition.categories[-1].cards}
+        assert all(set(t.question) & rooms for t in review.turns if t.question)
+
+
+def test_the_json_has_the_fields_the_issue_lists(tmp_path, capsys):
+    game = played()
+    path = tmp_path / "game.json"
+    path.write_text(game.to_json())
+    assert main(["review", str(path), "--seat", "P2", "--json",
+                 "--html", str(tmp_path / "report.html")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seat"] == "P2"
+    assert {"event", "question", "gain", "best", "best_gain", "grade"} <= set(data["turns"][0])
+    assert {"event", "by", "cards", "chance"} <= set(data["accusations"][0])
+    assert all(isinstance(a["chance"], str | None) for a in data["accusations"])
+    assert [p["event"] for p in data["curve"]] == list(range(len(game.events) + 1))
+    assert {"event", "deals", "entropy"} == set(data["curve"][0])
+    assert [o["seat"] for o in data["others"]] == ["P1", "P3"]
+    assert all("certain_from" in o for o in data["others"])
+    assert "certain_from" in data
+    page = (tmp_path / "report.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "Game review" in page
+
+
+def test_a_record_is_reviewed_for_what_it_holds(tmp_path):
+    game = played()
+    whole = review_game(game, "P2")
+    record = Record.from_dict(game.record_for(1))
+    alone = review_record(record)
+    asked = [(t.event, t.question, t.gain, t.best_gain) for t in whole.turns if t.question]
+    assert [(t.event, t.question, t.gain, t.best_gain) for t in alone.turns] == asked
+    assert alone.certain_from == whole.certain_from
+    assert alone.others == [] and "turns of the others are not known" in alone.notes[0]
+    assert [a.chance for a in alone.accusations] == [a.chance for a in whole.accusations]
+    path = tmp_path / "record.json"
+    record.save(path)
+    assert load_review(path).seat == "P2"
+
+
+def bad(tmp_path, text: str, name: str = "bad.json") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("text, seat, words", [
+    ("not json", "P1", "not valid JSON"),
+    ("[1, 2]", "P1", "neither a saved game"),
+    ('{"hello": 1}', "P1", "neither a saved game"),
+    ('{"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "events": [{"x": 1}]}',
+     None, "neither a saved game nor a record"),
+    ('{"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "seed": 1, '
+     '"actions": []}', "Bob", "no seat 'Bob'"),
+    ('{"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "seed": 1, '
+     '"actions": []}', None, "--seat NAME: one of a, b, c"),
+    ('{"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "seed": 1, '
+     '"actions": [{"kind": "fly", "seat": 0}]}', "a", "saved action 1"),
+    ('{"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "events": []}', None,
+     "public"),
+    ('{"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "observer": "a", '
+     '"hand": ["rope", "dagger", "hall", "study", "lounge", "plum"], "events": []}', "b",
+     "holds nothing of b's turns"),
+])
+def test_bad_input_gets_one_line(tmp_path, capsys, text, seat, words):
+    path = bad(tmp_path, text)
+    argv = ["review", path] + (["--seat", seat] if seat else [])
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_learner_marks_are_checked_event_by_event():
+    game = small_game(*SMALL[1])
+    event = 1
+    oracle = brute_force(prefix(seat_record(game, 0), event))
+    known = oracle.known()
+    (right_cell, right), (wrong_cell, truth) = list(known.items())[:2]
+    open_cell = next((c, p) for c in oracle.cards for p in oracle.places
+                     if (c, p) not in known)
+    marks = {event: {right_cell: "holds" if right else "lacks",
+                     wrong_cell: "lacks" if truth else "holds",
+                     open_cell: "holds"}}
+    slip = review_game(game, 0, marks).learner[0]
+    assert slip.wrong == (wrong_cell,)
+    assert slip.unjustified == (open_cell,)
+    assert right_cell not in slip.missed and wrong_cell not in slip.missed
+    assert len(slip.missed) == len(known) - 2
+
+
+def test_a_puzzle_from_a_key_moment_has_the_engine_answer(tmp_path, capsys):
+    game = played()
+    review = review_game(game, "P1")
+    worst = review.worst_turn()
+    assert worst is not None and worst.cost > 0
+    puzzle = puzzle_from_review(review)
+    assert puzzle.kind == "best-question"
+    assert puzzle.answer["gain_bits"] == pytest.approx(worst.best_gain, abs=1e-6)
+    assert puzzle.answer["asked"] == list(worst.question)
+    assert len(puzzle.record["events"]) == worst.event - 1
+    path = tmp_path / "game.json"
+    path.write_text(game.to_json())
+    assert main(["puzzle", "--from-review", str(path), "--seat", "P1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["kind"] == "best-question"
+
+
+def test_an_envelope_puzzle_is_set_where_an_envelope_card_is_certain():
+    made = refused = 0
+    for case in SMALL:
+        game = small_game(*case)
+        review = review_game(game, 0)
+        record = seat_record(game, 0)
+        for n in range(len(record["events"]) + 1):
+            chances = envelope_chances(prefix(record, n))
+            certain = set.intersection(*map(set, chances))
+            told = record["events"][n - 1] if n else {}
+            if "accuse" in told or any(t.question and t.event == n for t in review.turns):
+                continue    # a question's own event sets a question puzzle
+            if certain:
+                puzzle = puzzle_from_review(review, n)
+                assert puzzle.kind == "envelope" and puzzle.answer["card"] in certain
+                assert len(puzzle.record["events"]) == n
+                made += 1
+            else:
+                with pytest.raises(PuzzleError, match="no card of the envelope is certain"):
+                    puzzle_from_review(review, n)
+                refused += 1
+    assert made and refused
+
+
+def test_an_unknown_seat_number_is_refused():
+    with pytest.raises(ReviewError, match="no seat 7"):
+        review_game(played(), 7)
+
+
+def test_the_curve_svg_is_the_same_every_time_and_marks_the_big_steps():
+    from cluedo_lab.views.review import Review, curve_svg
+    review = review_game(played(), "P1")
+    svg = curve_svg(review)
+    assert svg == curve_svg(review_game(played(), "P1"))
+    assert svg.count("<polyline") == 2 * len(played().names)
+    assert svg.count("stroke-dasharray=\"4 3\"") == 2 * len(review.curve.swings())
+    view = Review(review)
+    assert "Game review: P1" in view._repr_html_()
+    assert view.choose(0).turn_text().startswith("Turn 1")
+    with pytest.raises(IndexError):
+        view.choose(len(review.turns))
+
+
+@pytest.mark.parametrize("edition", ["cluedo-the-card-game-2002", "cluedo-card-game-2018"])
+def test_card_games_grade_questions_where_they_may_be_asked(edition):
+    game = new_game(edition, 3, 2)
+    game.play([make_bot(b, 20 + i) for i, b in enumerate(("eliminator", "eliminator",
+                                                           "eliminator"))])
+    asked = [t for seat in game.names for t in review_game(game, seat).turns if t.question]
+    assert asked
+    places = {c.id for c in game.edition.categories[-1].cards}
+    for turn in asked:
+        assert turn.best_gain >= turn.gain - 1e-9
+        if game.edition.actions:        # 2002: asked at the destination marker's place
+            assert turn.room in turn.question and turn.room in turn.best
+            assert turn.room in places
+        else:                           # 2018: any two cards, anywhere
+            assert turn.room is None and len(turn.question) == game.edition.question.items
+
+
+def test_a_certain_accusation_not_made_is_a_missed_moment():
+    """Lesson 13's game: Bob's own answer at event 15 settles the envelope for him, his turn
+    goes on (on a board one may accuse at any point of one's turn) and he does not accuse; Ann,
+    the detective, accuses as soon as she is sure."""
+    from cluedo_lab.lab.play import play_game
+    game, _ = play_game("cluedo-classic-1949", ["Ann", "Bob", "Cy"], 7,
+                        bots=("detective", "eliminator", "bluffer"))
+    bob, ann = review_game(game, "Bob"), review_game(game, "Ann")
+    assert bob.certain_from == 15 and game.events[14]["by"] == "Bob"
+    assert bob.missed == [(6, 15)] and not bob.turns[-1].accused
+    assert ann.missed == [] and ann.first_accusation().event == ann.certain_from + 1
+    assert "turn 6: the envelope was certain (after event 15)" in bob.text()
+
+
+def brute_snoop(record: dict, target: str) -> float:
+    """A Snoop's expected gain from every consistent deal: each card of the target's hand is
+    seen with chance 1/(hand size), and seeing it keeps the deals where the target holds it."""
+    kept = deals(record)
+    cards = brute_force(record).cards
+    total = sum(w for _, w in kept)
+    size = sum(1 for place in kept[0][0].values() if place == target)
+
+    def envelope_entropy(some) -> float:
+        weights: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
+        for where, w in some:
+            weights[tuple(c for c in cards if where[c] == "envelope")] += w
+        mass = sum(weights.values())
+        return entropy(w / mass for w in weights.values())
+
+    after = 0.0
+    for card in cards:
+        holding = [(where, w) for where, w in kept if where[card] == target]
+        if holding:
+            share = Fraction(sum(w for _, w in holding), total) / size
+            after += float(share) * envelope_entropy(holding)
+    return envelope_entropy(kept) - after
+
+
+def test_a_snoop_is_graded_by_its_exact_gain_against_the_other_targets():
+    graded = 0
+    for seed in range(6):
+        case = ("mini-3x3x3", 3, seed, ("eliminator", "bluffer", "eliminator"))
+        game = small_game(*case)
+        for seat, name in enumerate(game.names):
+            for turn in review_game(game, name).turns:
+                if turn.action_grade is None:
+                    continue
+                before = prefix(seat_record(game, seat), turn.action_event - 1)
+                target = turn.action.removeprefix("snoop on ")
+                best = turn.best_action.removeprefix("snoop on ")
+                others = [n for n in game.names if n != name]
+                gains = {t: brute_snoop(before, t) for t in others}
+                assert math.isclose(turn.action_gain, gains[target], abs_tol=1e-9)
+                assert math.isclose(turn.best_action_gain, max(gains.values()), abs_tol=1e-9)
+                assert math.isclose(gains[best], turn.best_action_gain, abs_tol=1e-9)
+                graded += 1
+            # The seat's record alone grades its Snoops the same way.
+            alone = review_record(Record.from_dict(game.record_for(seat), edition=game.edition))
+            snoops = [(t.action_event, t.action_gain, t.best_action_gain) for t in alone.turns
+                      if t.action_grade]
+            assert snoops == [(t.action_event, t.action_gain, t.best_action_gain)
+                              for t in review_game(game, name).turns if t.action_grade]
+    assert graded >= 2
+
+
+def test_the_review_widget_shows_the_turn_picked():
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.review import Review
+    view = Review.from_game(played(), "P1")
+    box = view.widget()
+    picker, detail = view._picker, view._detail
+    assert picker in box.children and detail in box.children
+    assert "Turn 1" in detail.value
+    last = len(view.review.turns) - 1
+    picker.value = last
+    assert f"Turn {view.review.turns[last].turn}" in detail.value and view.chosen == last
