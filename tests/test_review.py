@@ -385,7 +385,7 @@ def test_a_certain_accusation_not_made_is_a_missed_moment():
     the detective, accuses as soon as she is sure."""
     from cluedo_lab.lab.play import play_game
     game, _ = play_game("cluedo-classic-1949", ["Ann", "Bob", "Cy"], 7,
-                        bots=("detective", "eliminator", "bluffer"))
+                        bots=("quick-detective", "eliminator", "bluffer"))
     bob, ann = review_game(game, "Bob"), review_game(game, "Ann")
     assert bob.certain_from == 15 and game.events[14]["by"] == "Bob"
     assert bob.missed == [(6, 15)] and not bob.turns[-1].accused
