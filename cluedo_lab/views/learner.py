@@ -260,5 +260,7 @@ class LearnerNotepad(InteractiveView):
             restyle(button, self._look(card, place))
         self._cross.value = self.cross_off
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
-        self._message.value = (f"<pre style='white-space:pre-wrap;line-height:1.4'>"
+        # Lines wrap between words only (a pre may otherwise break "does" as "doe s").
+        self._message.value = (f"<pre style='white-space:pre-wrap;word-break:normal;"
+                               f"overflow-wrap:break-word;line-height:1.4'>"
                                f"{escape(self.message)}</pre>")

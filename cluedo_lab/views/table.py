@@ -41,7 +41,7 @@ __all__ = ["NOTES", "Table", "TableChooser"]
 NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
 """The two notepads a table offers: the learner's own page (the default), or the engine's."""
 
-BOARD_CELL = 18
+BOARD_CELL = 16
 """Pixels per board square at the table: every edition's board and a six-player notepad fit
 side by side on a 1280 x 800 screen."""
 
@@ -280,6 +280,8 @@ class Table(InteractiveView):
         self._controls.add_class("cluedo-table-controls")
         self._log = w.HTML()
         self._log.add_class("cluedo-table-log")
+        self._facts = w.HTML()
+        self._facts.add_class("cluedo-table-facts")
         self._question = w.HTML()
         self._yes = w.Button(description="Yes, accuse", button_style="danger")
         self._yes.add_class("cluedo-confirm-accuse")
@@ -302,13 +304,20 @@ class Table(InteractiveView):
         self._board = None
         self._targets: dict[tuple[int, int] | str, Any] = {}
         if self.session.seat.board_game is None:
-            left = w.VBox([self._status, self._controls, self._confirm, self._message,
-                           self._log], layout=w.Layout(width="40em", max_width="100%"))
+            left = w.VBox([self._status, self._facts, self._controls, self._confirm,
+                           self._message, self._log],
+                          layout=w.Layout(width="40em", max_width="100%"))
             parts: list[Any] = [w.HBox([left, right], layout=row)]
         else:
-            # Your move above; the board beside the notepad; the log under the board.
+            # Your move above; the board beside the notepad; where everything stands and the
+            # log under the board, as wide as the board.
             top = w.VBox([self._status, self._controls, self._confirm, self._message])
-            board = w.VBox([self._board_widget(), self._log])
+            game = self.session.seat.board_game
+            assert game is not None
+            width = game.board.cols * BOARD_CELL + origin(BOARD_CELL, coordinates=True)[0] \
+                + BOARD_CELL / 2
+            board = w.VBox([self._board_widget(), self._facts, self._log],
+                           layout=w.Layout(width=f"{width:g}px", max_width="100%"))
             parts = [top, w.HBox([board, right], layout=row)]
         box = w.VBox(parts)
         box.add_class("cluedo-table")
@@ -353,6 +362,8 @@ class Table(InteractiveView):
         targets = sorted(self.session.board_moves(), key=lambda t: (not isinstance(t, str),
                                                                      str(t)))
         if targets == list(self._targets):
+            for button in self._targets.values():
+                button.disabled = False
             return
         old = list(self._targets.values())
         self._targets = {}
@@ -383,7 +394,7 @@ class Table(InteractiveView):
         if self._ui is None:
             return
         self._status.value = "<b>The bots are playing…</b>"
-        for _control, _fields, button in self._rows:
+        for button in [*(b for _c, _f, b in self._rows), *self._targets.values()]:
             button.disabled = True
 
     def _refresh(self) -> None:
@@ -393,8 +404,8 @@ class Table(InteractiveView):
             ending = (f"<div class='cluedo-table-ending' style='white-space:pre-wrap;"
                       f"background:#fff8e1;padding:.3em .5em'>{ending}</div>")
         self._status.value = (f"<div style='line-height:1.4'><p style='font-size:110%'><b>"
-                              f"{escape(self.whose_move())}</b></p>{ending}<p>{facts}</p>"
-                              "</div>")
+                              f"{escape(self.whose_move())}</b></p>{ending}</div>")
+        self._facts.value = f"<div style='line-height:1.4'><p>{facts}</p></div>"
         self._message.value = (f"<p style='color:#b71c1c'><b>{escape(self.message)}</b></p>"
                                if self.message else "")
         controls = tuple(self.controls())
