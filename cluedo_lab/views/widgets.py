@@ -235,11 +235,11 @@ class DeductionStepper(InteractiveView):
         return self.go(next(earlier, 0))
 
     def same_argument_steps(self) -> list[Step]:
-        """The steps right after the current one that make the same argument (another card
-        crossed off by the same rule, facts and events)."""
+        """The steps right after the current real inference that make the same argument
+        (another card crossed off by the same rule, facts and events)."""
         steps, step = self.deduction.steps, self.step
         run: list[Step] = []
-        if step is None:
+        if step is None or step.rule in BOOKKEEPING:
             return run
         for later in steps[self.position:]:
             if not same_argument(step, later):
