@@ -238,8 +238,8 @@ class Table(InteractiveView):
         board = self.board_svg()
         return (f"<div class='cluedo-table' style='display:flex;gap:1.5em;flex-wrap:wrap;"
                 f"align-items:flex-start'><div>{pre(self.text())}</div>"
-                f"<div>{notepad._repr_html_() if notepad else ''}</div>"
-                f"{f'<div>{board}</div>' if board else ''}</div>")
+                f"{f'<div>{board}</div>' if board else ''}"
+                f"<div>{notepad._repr_html_() if notepad else ''}</div></div>")
 
     # -- live --------------------------------------------------------------------------------
     def button(self, label: str) -> ipywidgets.Button:
