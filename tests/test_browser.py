@@ -462,7 +462,7 @@ def test_reveal_on_then_off_leaves_blank_cells_blank(screen, voila, refused):
         table = page.locator(".cluedo-table")
         expect(table.locator(".cluedo-table-log")).to_contain_text("You are P1",
                                                                    timeout=RUN_TIMEOUT)
-        _engine, held, other, _check, _hint = _expected_notes()
+        engine, held, other, _check, _hint = _expected_notes()
         notepad = table.locator(".cluedo-learner-notepad")
         mine = notepad.locator(f"button.cluedo-cell-{held.id}-p1")
         crossed = notepad.locator(f"button.cluedo-cell-{held.id}-envelope")
@@ -491,6 +491,25 @@ def test_reveal_on_then_off_leaves_blank_cells_blank(screen, voila, refused):
         texts = notepad.locator("button.cluedo-learner-cell").all_inner_texts()
         assert sorted(t.strip() for t in texts if t.strip()) == ["✓", "✗"]
         shot(page, "app_reveal_off.png")
+
+        # A wrong ✓ (P1 holds the card, so P2 does not): Which? outlines it solid, and Hint
+        # points at it before any new deduction, as the engine says.
+        pad = engine.learner_notepad
+        pad.mark(held.id, "P1", "holds").mark(held.id, "envelope", "lacks")
+        pad.mark(held.id, "P2", "holds").mark(other.id, "P2", None)  # the page's marks
+        expected = pad.hint()
+        assert expected.startswith("One of your ✓ is ruled out")
+        certain.click()
+        expect(certain).to_have_text("✓")
+        notepad.locator("button.cluedo-learner-check").click()
+        notepad.locator("button.cluedo-learner-which").click()
+        message = notepad.locator(".cluedo-learner-message")
+        expect(message).to_contain_text("Solid red: wrong")
+        assert certain.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+        assert mine.evaluate("e => getComputedStyle(e).borderTopWidth") != \
+            certain.evaluate("e => getComputedStyle(e).borderTopWidth")
+        notepad.locator("button.cluedo-learner-hint").click()
+        expect(message).to_have_text(expected)
         assert refused == []
 
 
