@@ -451,6 +451,126 @@ def test_learner_marks_checks_hints_and_accuses_in_the_app(screen, voila, refuse
         assert refused == []
 
 
+@pytest.mark.browser
+def test_reveal_on_then_off_leaves_blank_cells_blank(screen, voila, refused):
+    """The page shows only the learner's marks once Reveal is off again: a cell the learner
+    left blank must not keep the engine's "·" or chance (a Button given an empty text keeps
+    its old one in the browser)."""
+    page = screen
+    with screenshot_on_failure(page, "test_reveal_on_then_off"):
+        page.goto(voila)
+        table = page.locator(".cluedo-table")
+        expect(table.locator(".cluedo-table-log")).to_contain_text("You are P1",
+                                                                   timeout=RUN_TIMEOUT)
+        engine, held, other, _check, _hint = _expected_notes()
+        notepad = table.locator(".cluedo-learner-notepad")
+        mine = notepad.locator(f"button.cluedo-cell-{held.id}-p1")
+        crossed = notepad.locator(f"button.cluedo-cell-{held.id}-envelope")
+        certain = notepad.locator(f"button.cluedo-cell-{held.id}-p2")   # the engine's "·"
+        chance = notepad.locator(f"button.cluedo-cell-{other.id}-p2")   # the engine's chance
+        mine.click()
+        expect(mine).to_have_text("✓")
+        crossed.click()
+        crossed.click()
+        expect(crossed).to_have_text("✗")
+        blank = re.compile(r"^\s*$")
+        for cell in (certain, chance):
+            expect(cell).to_have_text(blank)
+        reveal = notepad.locator("button.cluedo-learner-reveal")
+        reveal.click()
+        expect(certain).to_have_text("·")
+        expect(chance).not_to_have_text(blank)
+        expect(crossed).to_have_text("·")
+        shot(page, "app_reveal_on.png")
+        reveal.click()
+        expect(certain).to_have_text(blank)
+        expect(chance).to_have_text(blank)
+        expect(mine).to_have_text("✓")
+        expect(crossed).to_have_text("✗")
+        # Every other cell is blank again: the page holds the learner's two marks only.
+        texts = notepad.locator("button.cluedo-learner-cell").all_inner_texts()
+        assert sorted(t.strip() for t in texts if t.strip()) == ["✓", "✗"]
+        shot(page, "app_reveal_off.png")
+
+        # A wrong ✓ (P1 holds the card, so P2 does not): Which? outlines it solid, and Hint
+        # points at it before any new deduction, as the engine says.
+        pad = engine.learner_notepad
+        pad.mark(held.id, "P1", "holds").mark(held.id, "envelope", "lacks")
+        pad.mark(held.id, "P2", "holds").mark(other.id, "P2", None)  # the page's marks
+        expected = pad.hint()
+        assert expected.startswith("One of your ✓ is ruled out")
+        certain.click()
+        expect(certain).to_have_text("✓")
+        notepad.locator("button.cluedo-learner-check").click()
+        notepad.locator("button.cluedo-learner-which").click()
+        message = notepad.locator(".cluedo-learner-message")
+        expect(message).to_contain_text("Solid red: wrong")
+        assert certain.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+        assert mine.evaluate("e => getComputedStyle(e).borderTopWidth") != \
+            certain.evaluate("e => getComputedStyle(e).borderTopWidth")
+        notepad.locator("button.cluedo-learner-hint").click()
+        expect(message).to_have_text(expected)
+        assert refused == []
+
+
+BOARD_EDITIONS = [("cluedo-classic-1949", 6), ("clue-classic-2023", 3),
+                  ("clue-classic-2023-two-player", 2), ("clue-mansion-2014", 6)]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("edition, players", BOARD_EDITIONS)
+def test_a_click_on_the_board_moves_the_piece(screen, voila, refused, edition, players):
+    """A board edition at the table on a 1280 x 800 screen: the board beside the notepad, the
+    places the piece may reach highlighted after the roll, and a click on one moves it."""
+    from cluedo_lab.rules.edition import load_edition
+
+    ed = load_edition(edition)
+    page = screen
+    page.set_viewport_size({"width": CLASSROOM, "height": 800})
+    with screenshot_on_failure(page, f"test_board_click_{edition}"):
+        page.goto(voila)
+        log = page.locator(".cluedo-table-log")
+        expect(log).to_contain_text("You are P1", timeout=RUN_TIMEOUT)
+        page.locator(".cluedo-chooser-edition select").select_option(
+            label=f"{ed.name} — {ed.publisher} {ed.year}")
+        page.locator(".cluedo-chooser-players input").fill(str(players))
+        page.locator("button.cluedo-chooser-start").click()
+        expect(log).to_contain_text(f"{ed.name}, {players} players", timeout=RUN_TIMEOUT)
+        table = page.locator(".cluedo-table")
+        expect(table.locator(".cluedo-table-status")).to_contain_text("Your move (P1)",
+                                                                      timeout=RUN_TIMEOUT)
+        board = table.locator(".cluedo-table-board svg")
+        notepad = table.locator(".cluedo-learner-notepad")
+        expect(board).to_have_count(1)
+        page.wait_for_timeout(500)  # let the layout settle before measuring
+        table.scroll_into_view_if_needed()
+        page.evaluate("() => window.scrollTo(0, 0)")
+        drawing, notes = board.bounding_box(), notepad.bounding_box()
+        assert drawing is not None and notes is not None
+        # Beside, on one screen: the board left of the notepad, both within 1280 pixels, the
+        # whole board within 800 pixels of the page's top.
+        assert drawing["x"] + drawing["width"] <= notes["x"]
+        assert notes["x"] + notes["width"] <= CLASSROOM
+        assert drawing["y"] + drawing["height"] <= 800
+        assert notes["y"] < drawing["y"] + drawing["height"]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= CLASSROOM
+        page.screenshot(path=f"/tmp/screen-{edition}-{players}.png")
+
+        table.locator("button.cluedo-action-roll").click()
+        expect(log).to_contain_text(re.compile(r"P1 rolls \d"))
+        squares = table.locator(".cluedo-board-target[title^='Move to row']")
+        expect(squares.first).to_be_visible()
+        expect(board.locator(".reachable rect").first).to_be_attached()
+        page.screenshot(path=f"/tmp/screen-{edition}-{players}-rolled.png")
+        target = squares.last
+        row, col = re.fullmatch(r"Move to row (\d+), column (\d+)",
+                                target.get_attribute("title")).groups()
+        target.click()
+        expect(log).to_contain_text(f"P1 moves to row {row}, column {col}")
+        page.screenshot(path=f"/tmp/screen-{edition}-{players}-moved.png")
+        assert refused == []
+
+
 def test_new_game_always_answers(screen, voila, refused):
     page = screen
     with screenshot_on_failure(page, "test_new_game_always_answers"):

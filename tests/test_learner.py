@@ -14,7 +14,7 @@ import pytest
 from oracle import brute_force
 
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.lab.learner import HOLDS, LACKS, MARKS, MAYBE, LearnerNotes
+from cluedo_lab.lab.learner import BOOKKEEPING, HOLDS, LACKS, MARKS, MAYBE, LearnerNotes
 
 RECORDS = Path(__file__).parent / "records"
 SMALL_DECK = {"suspect": ["Plum", "White", "Green"], "weapon": ["Rope", "Knife", "Pipe"],
@@ -71,18 +71,86 @@ def test_check_text_counts_without_naming_cells() -> None:
 def test_following_every_hint_fills_the_page_the_rules_reach() -> None:
     k = Knowledge.from_dict(json.loads((RECORDS / "classic-3p-ann.json").read_text()))
     notes = LearnerNotes(k)
+    steps = k.deduction().steps
     seen = []
     while (hint := notes.hint()) is not None:
         fact = hint.step.fact
         assert fact is not None and not notes._on_page(fact)
-        # Everything the step rests on is already on the page: the hint follows from it.
-        assert all(notes._on_page(p) for p in hint.step.premises)
-        notes.mark(fact.card, fact.place, HOLDS if fact.holds else LACKS)
+        # Bookkeeping is skipped while a real inference is left to write down.
+        if hint.step.rule in BOOKKEEPING:
+            assert all(notes._on_page(s.fact) for s in steps
+                       if s.fact is not None and s.rule not in BOOKKEEPING)
+        # Everything the step rests on is on the page, or named as not on it yet.
+        lacking = [p for p in hint.step.premises if not notes._on_page(p)]
+        assert [p.text(k.edition) for p in lacking] == list(hint.missing)
+        for p in [*lacking, fact]:
+            notes.mark(p.card, p.place, HOLDS if p.holds else LACKS)
         seen.append(hint.step.rule)
     result = notes.check()
     assert not result.wrong and not result.unjustified
-    assert len(seen) == result.right == len(k.deduction().cells)
+    assert result.right == len(k.deduction().cells)
+    assert seen[0] not in BOOKKEEPING
     assert {"observed", "one-place"} <= set(seen)
+
+
+def test_hint_points_at_a_wrong_mark_first_without_naming_it() -> None:
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import LearnerNotepad
+
+    k = Knowledge.from_dict(SMALL)
+    pad = LearnerNotepad(k)
+    # Bob showed Ann the Knife (event 1): Cy cannot hold it.
+    assert truth(SMALL, "knife", "Cy") == LACKS
+    pad.mark("Knife", "Cy", HOLDS)
+    first = pad.hint()
+    assert first.startswith("One of your ✓ is ruled out by event 1")
+    # It cites the event (which names its cards) but not the cell: neither its place nor row.
+    assert "Cy" not in first and "row" not in first
+    assert "Look at the Knife row." in pad.hint()
+    assert "Cy does not hold Knife" in pad.hint()
+    pad.mark("Knife", "Cy", None)
+    assert not pad.hint().startswith("One of your")
+    # A mark that is only not yet justified is no mistake.
+    open_cell = next((c.id, p) for c in k.edition.cards for p in k.places
+                     if truth(SMALL, c.id, p) == MAYBE)
+    pad.mark(*open_cell, HOLDS)
+    assert pad.notes.mistake() is None
+
+
+def test_which_tells_wrong_marks_from_unjustified_ones() -> None:
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import FLAGGED_BORDER, UNJUSTIFIED_BORDER, LearnerNotepad
+
+    k = Knowledge.from_dict(SMALL)
+    pad = LearnerNotepad(k)
+    open_cell = next((c.id, p) for c in k.edition.cards for p in k.places
+                     if truth(SMALL, c.id, p) == MAYBE)
+    pad.mark("Knife", "Cy", HOLDS).mark(*open_cell, LACKS)
+    pad.check()
+    message = pad.which()
+    assert "Solid red: wrong" in message and "Dashed orange: not yet justified" in message
+    assert pad.cell_button("Knife", "Cy").layout.border == FLAGGED_BORDER
+    assert pad.cell_button(*open_cell).layout.border == UNJUSTIFIED_BORDER
+    assert "not yet justified" in pad.cell_button(*open_cell).tooltip
+
+
+def test_the_row_helper_crosses_off_only_blank_cells_of_the_row() -> None:
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import LearnerNotepad
+
+    k = Knowledge.from_dict(SMALL)
+    pad = LearnerNotepad(k)
+    pad.mark("Knife", "Ann", MAYBE)
+    pad.click("Knife", "Bob")  # helper off: one mark only
+    assert pad.notes.marks == {("knife", "Ann"): MAYBE, ("knife", "Bob"): HOLDS}
+    pad.mark("Knife", "Bob", None)
+    pad.widget()
+    pad._cross.value = True  # the checkbox, as a click would
+    assert pad.cross_off
+    pad.click("Knife", "Bob")
+    assert pad.notes.marks == {("knife", p): LACKS for p in k.places if p not in ("Ann", "Bob")
+                               } | {("knife", "Ann"): MAYBE, ("knife", "Bob"): HOLDS}
+    assert pad.notes.cross_off_row("Rope", "Bob") == ()  # no ✓ there: nothing crossed
 
 
 def test_a_hint_names_rule_and_events_first_and_its_result_only_at_level_three() -> None:
@@ -133,24 +201,34 @@ def test_marks_follow_the_record_as_it_grows() -> None:
 
 def test_the_view_cycles_marks_and_reveals_the_engine() -> None:
     pytest.importorskip("ipywidgets")
-    from cluedo_lab.views.learner import FLAGGED_BORDER, LearnerNotepad
+    from cluedo_lab.views.learner import (
+        BLANK_FACE,
+        FLAGGED_BORDER,
+        UNJUSTIFIED_BORDER,
+        LearnerNotepad,
+    )
 
     k = Knowledge.from_dict(SMALL)
     pad = LearnerNotepad(k)
     button = pad.cell_button("Knife", "Bob")
     for expected in ("✓", "✗", "?", ""):
         button.click()
-        assert button.description == expected == pad.cell("Knife", "Bob")
+        assert button.description == (expected or BLANK_FACE)
+        assert pad.cell("Knife", "Bob") == expected
     button.click()
     assert "1 mark right" in pad.check()
     pad.mark("Hall", "Bob", HOLDS)
     pad.which()
-    assert pad.cell_button("Hall", "Bob").layout.border == FLAGGED_BORDER
-    assert pad.cell_button("Knife", "Bob").layout.border != FLAGGED_BORDER
+    assert truth(SMALL, "hall", "Bob") == MAYBE  # could be so, but nothing forces it
+    assert pad.cell_button("Hall", "Bob").layout.border == UNJUSTIFIED_BORDER
+    assert pad.cell_button("Knife", "Bob").layout.border not in (FLAGGED_BORDER,
+                                                                  UNJUSTIFIED_BORDER)
     first = pad.hint()
     assert pad.hint() != first  # a second press says more
     pad.reveal()
     assert button.description == "✓" and pad.cell("Knife", "Cy") == "·"
     pad.reveal()
     assert pad.cell("Knife", "Cy") == ""
+    # The page repaints a button only for a non-empty text: a blank cell is never "".
+    assert pad.cell_button("Knife", "Cy").description == BLANK_FACE
     assert "cluedo-learner-grid" in pad._repr_html_()

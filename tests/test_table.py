@@ -184,7 +184,8 @@ def test_board_game_roll_move_end_and_bots_move_their_pieces():
     move = next(c for c in table.controls() if c.kind == "move")
     squares = [a["to"] for a in game.legal_actions()
                if a.kind == "move" and not isinstance(a["to"], str)]
-    assert ('class="heat"' in table._board.value) == bool(squares)  # where you may go
+    assert ('class="reachable"' in table._board.value) == bool(table.session.board_moves())
+    assert set(squares) <= set(table.session.board_moves())  # where you may go
     if move.fields:
         target = move.fields[0].options[-1][1]
         table.dropdown(move.label, "to").value = target
@@ -632,3 +633,44 @@ def test_choosing_an_edition_does_not_rewrite_the_players_a_learner_typed():
     chooser.new("cluedo-card-game-2018", 4, seed=2)          # from code: the controls follow
     assert (chooser._edition.value, chooser._players_box.value, chooser._seed.value) == (
         "cluedo-card-game-2018", 4, 2)
+
+
+def test_a_click_on_the_board_moves_the_piece_as_the_drop_down_would():
+    table = Table("cluedo-classic-1949", 3, seed=5)
+    game = table.game
+    table.widget()
+    assert table._targets == {}  # nothing to click before the roll
+    assert not table.click_board((0, 0)) and "cannot go to row 0, column 0" in table.message
+    table.button("Roll the dice").click()
+    moves = table.session.board_moves()
+    assert moves and all(a.kind in ("move", "passage") for a in moves.values())
+    assert set(table._targets) == set(moves)
+    # Every square the move drop-down offers is a place to click, worded row then column.
+    move = next(c for c in table.controls() if c.kind == "move")
+    for text, value in (move.fields[0].options if move.fields else ()):
+        assert value in moves
+        if isinstance(value, tuple):
+            assert text == f"row {value[0]}, column {value[1]}"
+    svg = table._board.value
+    assert svg.count('fill="#1e88e5"') >= len([t for t in moves if not isinstance(t, str)])
+    history = len(game.history)
+    target = next(t for t in moves if not isinstance(t, str))
+    table.board_button(target).click()
+    assert game.history[history] == moves[target] == Action.make("move", 0, to=target)
+    assert game.piece(0) == target and table.message == ""
+    assert f"P1 moves to row {target[0]}, column {target[1]}" in table.log()
+
+
+def test_a_click_on_a_room_square_enters_the_room():
+    for seed in range(40):
+        table = Table("cluedo-classic-1949", 3, seed=seed)
+        table.press("Roll the dice")
+        rooms = [t for t in table.session.board_moves() if isinstance(t, str)]
+        if rooms:
+            break
+    else:
+        pytest.fail("no roll in 40 games reached a room")
+    room = rooms[0]
+    square = sorted(table.game.board.room_squares[room])[-1]
+    assert table.click_board(square)
+    assert table.game.piece(0) == room

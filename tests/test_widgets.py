@@ -20,7 +20,7 @@ from lesson01 import ann_record
 from cluedo_lab.knowledge.advice import outcome_table, rank_questions
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.knowledge.explain import Deduction, Fact
-from cluedo_lab.lab.learner import BOOKKEEPING
+from cluedo_lab.lab.learner import BOOKKEEPING, same_argument
 from cluedo_lab.records import Record
 from cluedo_lab.rules import numbers
 from cluedo_lab.rules.board import load_board, reach_chance, room_distances, shortest_moves
@@ -131,6 +131,10 @@ def test_notepad_static_rendering(ann):
 
 def test_next_inference_skips_only_observed_steps(ann):
     steps = ann.deduction().steps
+
+    def repeats(step):
+        return step.number > 1 and same_argument(step, steps[step.number - 2])
+
     stepper = DeductionStepper.from_knowledge(ann)
     stepper.widget()
     visited = []
@@ -138,11 +142,19 @@ def test_next_inference_skips_only_observed_steps(ann):
         before = stepper.position
         stepper._next.click()
         skipped = steps[before:stepper.position - 1]
-        assert all(s.rule in BOOKKEEPING for s in skipped)
+        # Only bookkeeping and the argument just shown, applied to another card, are skipped.
+        assert all(s.rule in BOOKKEEPING or repeats(s) for s in skipped)
         if stepper.step.rule not in BOOKKEEPING:
             visited.append(stepper.position)
-    assert visited == [s.number for s in steps if s.rule not in BOOKKEEPING]
+    assert visited == [s.number for s in steps if s.rule not in BOOKKEEPING and not repeats(s)]
     assert len(visited) >= 2
+    # Ann's full hand crosses off card after card: one argument, shown once.
+    assert sum(repeats(s) for s in steps) >= 5
+    first = next(s for s in steps if s.rule == "full-hand")
+    assert "The same argument gives" in DeductionStepper(ann.deduction(), first.number).text()
+    # No two inferences in a row are one argument repeated.
+    assert not any(same_argument(steps[a - 1], steps[b - 1])
+                   for a, b in zip(visited, visited[1:], strict=False))
     end = stepper.position
     stepper._previous.click()
     assert stepper.position == max(n for n in visited if n < end)

@@ -24,8 +24,8 @@ from fractions import Fraction
 from ..knowledge.engine import Knowledge, cell_text
 from ..knowledge.explain import Fact, Step
 
-__all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerNotes", "ProofShape",
-           "proof_shape", "BOOKKEEPING"]
+__all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerNotes", "Mistake",
+           "ProofShape", "proof_shape", "same_argument", "BOOKKEEPING"]
 
 HOLDS, LACKS, MAYBE = "holds", "lacks", "maybe"
 BOOKKEEPING = ("observed", "one-place")
@@ -78,6 +78,8 @@ class Hint:
     events: tuple[str, ...]
     answer: str
     row: str
+    missing: tuple[str, ...] = ()
+    """The premises not on the page yet (bookkeeping the hint skipped over)."""
 
     @property
     def rule(self) -> str:
@@ -94,9 +96,45 @@ class Hint:
         if level >= 2 and self.step.rule == "observed":
             lines.append(f"Look at the {self.row} row.")
         elif level >= 2 and self.premises:
-            lines.append("Use what your page already says: " + "; ".join(self.premises) + ".")
+            written = [p for p in self.premises if p not in self.missing]
+            if written:
+                lines.append("Use what your page already says: " + "; ".join(written) + ".")
+            if self.missing:
+                lines.append("It also uses what the events give at once (not on your page "
+                             "yet): " + "; ".join(self.missing) + ".")
         if level >= 3:
             lines.append(f"It gives: {self.answer}.")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text(1)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A wrong mark on the page, pointed at before any new deduction: which kind of mark and
+    the events that rule it out first, its row at level 2, the cell only at level 3."""
+
+    cell: Cell
+    mark: str
+    events: tuple[str, ...]
+    row: str
+    truth: str
+
+    def text(self, level: int = 1) -> str:
+        symbol = SYMBOLS[self.mark]
+        by = " and ".join(self.events) if self.events else "the set-up"
+        if self.mark == HOLDS:
+            first = f"One of your {symbol} is ruled out by {by}."
+        elif self.mark == LACKS:
+            first = f"One of your {symbol} cannot be right: {by} puts that card there."
+        else:
+            first = f"One of your {symbol} is already settled by {by}."
+        lines = [first]
+        if level >= 2:
+            lines.append(f"Look at the {self.row} row.")
+        if level >= 3:
+            lines.append(f"The events say: {self.truth}.")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -211,21 +249,53 @@ class LearnerNotes:
         return self._deduction[1]
 
     def hint(self) -> Hint | None:
-        """The next deduction that follows from the page, or None when the rules reach no
-        further (a fact that needs cases or counting is left to :meth:`Knowledge.explain`)."""
+        """The next real inference whose conclusion is not on the page yet, or None when the
+        rules reach no further (a fact that needs cases or counting is left to
+        :meth:`Knowledge.explain`).
+
+        Bookkeeping (a fact read off an event, a placed card crossed off elsewhere) is skipped:
+        the hint names those of its premises the page still lacks. Only when every real
+        inference is written down does a hint point at the bookkeeping left over."""
+        missing = [s for s in self._steps() if s.fact is not None and not self._on_page(s.fact)]
+        step = next((s for s in missing if s.rule not in BOOKKEEPING), None) or \
+            next(iter(missing), None)
+        if step is None or step.fact is None:
+            return None
+        edition = self.knowledge.edition
+        premises = tuple(p.text(edition) for p in step.premises)
+        lacking = tuple(p.text(edition) for p in step.premises if not self._on_page(p))
+        return Hint(step, premises, self._cite(step.events), step.fact.text(edition),
+                    edition.card(step.fact.card).name, lacking)
+
+    def _cite(self, positions: tuple[int, ...]) -> tuple[str, ...]:
+        events = {e.position: e for e in self.knowledge.record.events}
+        return tuple(f"event {n} ({events[n].describe()})" if n in events
+                     else "the set-up (your own cards and the hand sizes)" for n in positions)
+
+    def mistake(self) -> Mistake | None:
+        """The first wrong mark on the page (in card order), with the events that rule it
+        out; None when no mark is wrong. A not-yet-justified mark is no mistake."""
+        wrong = self.check().wrong
+        if not wrong:
+            return None
         k = self.knowledge
-        edition = k.edition
-        events = {e.position: e for e in k.record.events}
-        for step in self._steps():
-            if step.fact is None or self._on_page(step.fact):
-                continue
-            premises = tuple(p.text(edition) for p in step.premises)
-            cited = tuple(f"event {n} ({events[n].describe()})" if n in events
-                          else "the set-up (your own cards and the hand sizes)"
-                          for n in step.events)
-            return Hint(step, premises, cited, step.fact.text(edition),
-                        edition.card(step.fact.card).name)
-        return None
+        cell = wrong[0]
+        why = k.explain(*cell)
+        return Mistake(cell, self.marks[cell], self._cite(why.events),
+                       k.card(cell[0]).name, why.fact.text(k.edition))
+
+    def cross_off_row(self, card: str, place: str) -> tuple[Cell, ...]:
+        """The logic-grid helper: with ✓ in (card, place), write ✗ in the card's other blank
+        cells (a card lies in one place). Returns the cells it wrote; a row without that ✓
+        is left alone."""
+        cell = self._cell(card, place)
+        if self.marks.get(cell) != HOLDS:
+            return ()
+        crossed = tuple((cell[0], p) for p in self.knowledge.places
+                        if p != place and (cell[0], p) not in self.marks)
+        for other in crossed:
+            self.marks[other] = LACKS
+        return crossed
 
     def reveal(self, card: str, place: str) -> str:
         """The engine's cell, as the exact notepad shows it."""
@@ -271,6 +341,12 @@ class ProofShape:
         if self.contradiction:
             lines.append("It ends in a contradiction: the record cannot be true.")
         return "\n".join(lines)
+
+
+def same_argument(a: Step, b: Step) -> bool:
+    """Two steps make one argument: the same rule on the same facts and events, applied to
+    another card ("Ann's hand is full" crossing off each card she cannot hold)."""
+    return (a.rule, frozenset(a.premises), a.events) == (b.rule, frozenset(b.premises), b.events)
 
 
 def proof_shape(steps: list[Step]) -> ProofShape:

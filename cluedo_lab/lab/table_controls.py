@@ -41,9 +41,10 @@ ARG_ORDER = ("card", "to", "destination", "target", "player", "cards", "items")
 
 
 def shown(seat: Seat[Game], value: Any) -> str:
-    """An action argument in words: card and room ids become names, squares "square 7, 17"."""
-    if isinstance(value, tuple) and value and all(isinstance(v, int) for v in value):
-        return "square " + ", ".join(map(str, value))
+    """An action argument in words: card and room ids become names, squares "row 7, column
+    17" (as the board numbers its rows down the side and its columns along the top)."""
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return f"row {value[0]}, column {value[1]}"
     if isinstance(value, tuple):
         return ", ".join(shown(seat, v) for v in value)
     if isinstance(value, str):

@@ -309,6 +309,41 @@ class TableSession:
         return list(dict.fromkeys(a["to"] for a in self.seat.legal_actions()
                                   if a.kind == "move" and not isinstance(a["to"], str)))
 
+    def board_moves(self) -> dict[tuple[int, int] | str, Action]:
+        """Where your piece may go now by a click on the board: each corridor square (row,
+        col) and room id your move or a secret passage may end in, with the legal action that
+        goes there (a move before a passage to the same room)."""
+        targets: dict[tuple[int, int] | str, Action] = {}
+        for action in self.seat.legal_actions():
+            if action.kind in ("move", "passage"):
+                to = action["to"]
+                targets.setdefault(to if isinstance(to, str) else (to[0], to[1]), action)
+        return targets
+
+    def click_board(self, where: Sequence[int] | str) -> bool:
+        """A click on the board at (row, col), or on a room (its id): your piece goes there,
+        or into the room that square is part of, by the same action as the drop-down's (then
+        the bots play). Anywhere else changes nothing and :attr:`message` says so."""
+        board_game = self.seat.board_game
+        if board_game is None:
+            self.message = "This game has no board."
+            return False
+        board = board_game.board
+        if isinstance(where, str):
+            board.room_name(where)  # checks the room id
+            room: str | None = where
+        else:
+            where = (where[0], where[1])
+            room = board.room_at(where)
+        action = self.board_moves().get(room or where)
+        if action is None:
+            shown_where = f"the {board.room_name(room)}" if room else shown(self.seat, where)
+            self.message = (f"Choose again: your piece cannot go to {shown_where} now"
+                            + ("; the highlighted squares and rooms show where it can."
+                               if self.board_moves() else "."))
+            return False
+        return self.choose(action)
+
     def text(self) -> str:
         """The static rendering: whose move, your hand, the legal actions, your log's end."""
         log = self.log()

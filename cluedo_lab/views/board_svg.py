@@ -8,7 +8,7 @@ read entirely from the :class:`~cluedo_lab.board.Board`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
@@ -31,6 +31,8 @@ WALL = "#3b2f22"
 DOOR = "#a0522d"
 UNUSABLE = "#b9c6cf"
 HEAT = "#d84315"
+REACHABLE = "#1e88e5"
+REACHABLE_EDGE = "#0d47a1"
 
 
 def _n(value: float) -> str:
@@ -74,7 +76,7 @@ def origin(cell: int = 20, title: str | None = None, coordinates: bool = False
 def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = None, *,
                cell: int = 20, title: str | None = None,
                colours: Mapping[str, str] | None = None, passages: bool = True,
-               coordinates: bool = False) -> str:
+               coordinates: bool = False, reachable: Iterable[Node] = ()) -> str:
     """The board as an SVG document.
 
     ``pieces`` places suspects on squares or in rooms (several in one room sit side by side);
@@ -82,7 +84,9 @@ def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = N
     larger values relative to the largest, and rooms also print their value (``11/36``).
     ``colours`` overrides piece colours by suspect id. ``passages=False`` leaves out the
     dashed lines of the secret passages (the staircases stay: they are printed on the board);
-    ``coordinates`` numbers the rows down the left side and the columns along the top.
+    ``coordinates`` numbers the rows down the left side and the columns along the top;
+    ``reachable`` squares and rooms (where a piece may go this turn) are filled in blue and
+    outlined, a shade apart from the heat's orange.
     """
     palette = {**PIECE_COLOURS, **(colours or {})}
     margin = cell / 2
@@ -144,6 +148,21 @@ def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = N
             squares = (sorted(board.room_squares[node]) if isinstance(node, str) else [node])
             for row, col in squares:
                 out.append(_rect(x(col), y(row), cell, cell, HEAT, opacity))
+        out.append("</g>")
+
+    # Reachable: blue, outlined squares; a reachable room's squares filled a lighter blue.
+    targets = [board.locate(node) for node in reachable]
+    if targets:
+        out.append('<g class="reachable">')
+        for node in targets:
+            if isinstance(node, str):
+                out += [_rect(x(col), y(row), cell, cell, REACHABLE, ' fill-opacity="0.35"')
+                        for row, col in sorted(board.room_squares[node])]
+            else:
+                row, col = node
+                out.append(_rect(x(col) + 1, y(row) + 1, cell - 2, cell - 2, REACHABLE,
+                                 f' fill-opacity="0.45" stroke="{REACHABLE_EDGE}" '
+                                 'stroke-width="2"'))
         out.append("</g>")
 
     # Walls on every room edge that is not the same room; doors are gaps with a marker.

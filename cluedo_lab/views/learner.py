@@ -2,10 +2,18 @@
 
 A thin skin over :class:`~cluedo_lab.lab.learner.LearnerNotes`. A click on a cell cycles its
 mark (blank → ✓ holds → ✗ not there → ? maybe → blank); **Check** counts wrong and
-not-yet-justified marks without saying which, **Which?** then outlines them; **Hint** names the
-next deduction's rule and events, and a second and third press add the cells it uses and its
-result; **Reveal** switches the grid to the engine's exact notepad (and back). Every button
-calls an ordinary method, so tests and notebooks can drive it without a browser.
+not-yet-justified marks without saying which, **Which?** then outlines them, wrong ones in solid
+red and unjustified ones in dashed orange; **Hint** first points at a wrong mark (the events
+that rule it out), else names the next real deduction's rule and events, and a second and third
+press add the cells it uses and its result; **Reveal** switches the grid to the engine's exact
+notepad (and back). An optional helper crosses off the rest of a row when a ✓ is written, as
+logic-grid sites do. Every button calls an ordinary method, so tests and notebooks can drive it
+without a browser.
+
+The four marks differ in shape as well as colour: ✓ bold on green, ✗ on grey, ? on yellow, and
+a blank cell empty inside a dashed border. A blank cell's button carries a no-break space, not
+an empty text: the browser's Button view leaves its old text in place when given an empty
+one, so a blank written after Reveal would keep showing the engine's "·" or chance.
 """
 
 from __future__ import annotations
@@ -15,16 +23,22 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
-from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes
+from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes, Mistake
 from .base import CellLooks, InteractiveView, beside, cell_grid, live_box, pre, restyle, shade, slug
 from .reprs import knowledge_html
 
 if TYPE_CHECKING:
     import ipywidgets
 
-MARK_COLOURS = {HOLDS: "#c8e6c9", LACKS: "#e0e0e0", MAYBE: "#fff9c4", None: "#fafafa"}
+MARK_COLOURS = {HOLDS: "#c8e6c9", LACKS: "#e0e0e0", MAYBE: "#fff9c4", None: "#ffffff"}
+MARK_WEIGHTS = {HOLDS: "bold", LACKS: "normal", MAYBE: "normal", None: "normal"}
+MARK_WORDS = {HOLDS: "✓ holds", LACKS: "✗ does not hold", MAYBE: "? not sure", None: "blank"}
 CELL_BORDER = "1px solid #9e9e9e"
+BLANK_BORDER = "1px dashed #9e9e9e"
 FLAGGED_BORDER = "3px solid #c62828"
+UNJUSTIFIED_BORDER = "3px dashed #ef6c00"
+BLANK_FACE = "\u00a0"
+"""What a blank cell's button says: a no-break space (an empty text would not repaint)."""
 LEGEND = ("Click a cell to cycle its mark: ✓ holds the card, ✗ does not, ? not sure. "
           "Check counts your mistakes; Hint points to the next step; Reveal shows the "
           "engine's notepad.")
@@ -41,9 +55,12 @@ class LearnerNotepad(InteractiveView):
         self.revealed = False
         self.message = LEGEND if can_reveal else LEGEND_NO_REVEAL
         self.flagged: tuple[tuple[str, str], ...] = ()
+        self.unjustified: tuple[tuple[str, str], ...] = ()
+        self.cross_off = False
+        """The logic-grid helper: a ✓ crosses off the rest of its row (off by default)."""
         self._last_check: CheckResult | None = None
         self._hint_level = 0
-        self._hint_step: int | None = None
+        self._hint_step: object = None
         self._buttons: dict[tuple[str, str], Any] = {}
 
     @property
@@ -58,41 +75,61 @@ class LearnerNotepad(InteractiveView):
             self._update()
             return self.notes.marks.get((self.knowledge.card(card).id, place))
         mark = self.notes.cycle(card, place)
-        self.flagged, self._last_check = (), None
+        if self.cross_off and mark == HOLDS:
+            self.notes.cross_off_row(card, place)
+        self._unflag()
         self._update()
         return mark
 
     def mark(self, card: str, place: str, mark: str | None) -> LearnerNotepad:
         self.notes.mark(card, place, mark)
-        self.flagged, self._last_check = (), None
+        self._unflag()
         self._update()
         return self
 
+    def crossing_off(self, on: bool = True) -> LearnerNotepad:
+        """Switch the helper that crosses off the rest of a row when you write ✓."""
+        self.cross_off = on
+        self._update()
+        return self
+
+    def _unflag(self) -> None:
+        self.flagged, self.unjustified, self._last_check = (), (), None
+
     def check(self) -> str:
         self._last_check = self.notes.check()
-        self.flagged = ()
+        self.flagged, self.unjustified = (), ()
         self.message = str(self._last_check)
         self._update()
         return self.message
 
     def which(self) -> str:
-        """After Check: outline the wrong and unjustified marks."""
+        """After Check: outline the wrong marks (solid red) apart from the marks the events do
+        not force yet (dashed orange)."""
         result = self._last_check or self.notes.check()
-        self.flagged = result.wrong + result.unjustified + result.chances_off
-        self.message = ("The outlined cells need another look." if self.flagged
-                        else "No mark needs another look.")
+        self.flagged = result.wrong + result.chances_off
+        self.unjustified = result.unjustified
+        parts = []
+        if self.flagged:
+            parts.append(f"Solid red: wrong, the events rule it out ({len(self.flagged)}).")
+        if self.unjustified:
+            parts.append("Dashed orange: not yet justified, it could be so but the events "
+                         f"do not force it ({len(self.unjustified)}).")
+        self.message = "\n".join(parts) or "No mark needs another look."
         self._update()
         return self.message
 
     def hint(self) -> str:
-        """The next deduction: press again for more of it (rule, then cells, then result)."""
-        hint = self.notes.hint()
+        """A wrong mark first (the events that rule it out, then its row, then the cell), else
+        the next real deduction: press again for more of it (rule, then cells, then result)."""
+        hint: Mistake | Any = self.notes.mistake() or self.notes.hint()
         if hint is None:
             self.message = ("The rules reach nothing more from your page. Cells still open "
                             "need a count of deals or a case split: see the exact notepad.")
         else:
-            if hint.step.number != self._hint_step:
-                self._hint_step, self._hint_level = hint.step.number, 0
+            key = hint.cell if isinstance(hint, Mistake) else hint.step.number
+            if key != self._hint_step:
+                self._hint_step, self._hint_level = key, 0
             self._hint_level = min(self._hint_level + 1, 3)
             self.message = hint.text(self._hint_level)
         self._update()
@@ -113,7 +150,7 @@ class LearnerNotepad(InteractiveView):
     def follow(self, knowledge: Knowledge) -> LearnerNotepad:
         """Check the same marks against a new knowledge of a longer record (a game goes on)."""
         self.notes.follow(knowledge)
-        self._last_check, self.flagged = None, ()
+        self._unflag()
         self._update()
         return self
 
@@ -191,6 +228,12 @@ class LearnerNotepad(InteractiveView):
             button.add_class(f"cluedo-learner-{slug(label)}")
             button.on_click(lambda _b, act=action: act())
             buttons.append(button)
+        self._cross = w.Checkbox(value=self.cross_off, indent=False,
+                                 description="✓ crosses off the rest of its row",
+                                 layout=w.Layout(width="auto"))
+        self._cross.add_class("cluedo-learner-cross-off")
+        self._cross.observe(lambda c: self.crossing_off(c["new"]), names="value")
+        buttons.append(self._cross)
         self._caption_widget = w.HTML()
         self._caption_widget.add_class("cluedo-learner-caption")
         self._message = beside(w.HTML())
@@ -206,18 +249,27 @@ class LearnerNotepad(InteractiveView):
         if self.revealed:
             p = k.probability(card, place)
             colour, tip = shade(p), f"{p} of the deals"
+            weight, border = "bold" if p in (0, 1) else "normal", CELL_BORDER
         else:
-            colour, tip = MARK_COLOURS[self.notes.marks.get((card, place))], \
-                "click to change your mark"
-        return {"description": self.cell(card, place),
-                "style": self._looks.style(colour),
-                "layout": self._looks.layout(FLAGGED_BORDER if (card, place) in self.flagged
-                                             else CELL_BORDER),
+            mark = self.notes.marks.get((card, place))
+            colour, weight = MARK_COLOURS[mark], MARK_WEIGHTS[mark]
+            border = CELL_BORDER if mark or (card, place) in self.notes.chances else BLANK_BORDER
+            tip = f"your mark: {MARK_WORDS[mark]}; click to change it"
+        if (card, place) in self.flagged:
+            border, tip = FLAGGED_BORDER, tip + " (wrong: the events rule it out)"
+        elif (card, place) in self.unjustified:
+            border, tip = UNJUSTIFIED_BORDER, tip + " (not yet justified)"
+        return {"description": self.cell(card, place) or BLANK_FACE,
+                "style": self._looks.style(colour, weight),
+                "layout": self._looks.layout(border),
                 "tooltip": f"{k.card(card).name} / {place}: {tip}"}
 
     def _refresh(self) -> None:
         for (card, place), button in self._buttons.items():
             restyle(button, self._look(card, place))
+        self._cross.value = self.cross_off
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
-        self._message.value = (f"<pre style='white-space:pre-wrap;line-height:1.4'>"
+        # Lines wrap between words only (a pre may otherwise break "does" as "doe s").
+        self._message.value = (f"<pre style='white-space:pre-wrap;word-break:normal;"
+                               f"overflow-wrap:break-word;line-height:1.4'>"
                                f"{escape(self.message)}</pre>")

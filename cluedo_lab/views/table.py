@@ -4,7 +4,8 @@ A :class:`Table` is the widgets of a :class:`~cluedo_lab.lab.table_session.Table
 which is everything else: your controls (:mod:`cluedo_lab.lab.table_controls`), what you are
 told (:mod:`cluedo_lab.lab.table_story`), the bots playing the other seats, accusations that
 wait for a confirmation, the ending. The table adds buttons and drop-downs for the controls,
-the log, the board of a board game, and the notepad beside the log: your own
+the log, the board of a board game (beside the notepad: the squares and rooms your piece may
+reach are highlighted, and a click on one moves it there), and the notepad: your own
 (:class:`~cluedo_lab.views.learner.LearnerNotepad`) or the engine's
 (:class:`~cluedo_lab.views.widgets.Notepad`) of your record.
 
@@ -27,10 +28,9 @@ from ..lab.class_settings import student_bots
 from ..lab.table_controls import Control
 from ..lab.table_session import TableSession
 from ..records import Record
-from ..rules.board import Heat
 from ..rules.edition import Edition, all_editions, load_edition
 from .base import InteractiveView, pre, slug
-from .board_svg import game_svg
+from .board_svg import game_svg, origin
 from .learner import LearnerNotepad
 from .widgets import Notepad
 
@@ -44,6 +44,10 @@ NOTES = {"learner": "My notes", "engine": "The engine's notepad"}
 HELPS = frozenset({"reveal", "engine"})
 """The helps a table may offer: the Reveal button of the learner's notepad, and the switch to
 the engine's notepad (a class's settings may turn either off: ``helps``)."""
+
+BOARD_CELL = 16
+"""Pixels per board square at the table: every edition's board and a six-player notepad fit
+side by side on a 1280 x 800 screen."""
 
 
 class Table(InteractiveView):
@@ -145,6 +149,12 @@ class Table(InteractiveView):
         """Make the pending accusation (after :meth:`press` or a click on Accuse)."""
         return self._updated(self.session.confirm())
 
+    def click_board(self, where: Sequence[int] | str) -> bool:
+        """A click on the board at (row, col), or on a room (its id): your piece goes there by
+        the drop-down's own action, then the bots play; anywhere it cannot go changes nothing
+        and :attr:`message` says so."""
+        return self._updated(self.session.click_board(where))
+
     def cancel(self) -> None:
         """Think again: drop the pending accusation."""
         self.session.cancel()
@@ -225,14 +235,14 @@ class Table(InteractiveView):
 
     # -- static ------------------------------------------------------------------------------
     def board_svg(self) -> str:
-        """The board with every piece, rows and columns numbered (the buttons name squares as
-        "square 7, 17"); during your move, the squares you may move to are shaded (the rooms
-        you may enter are named on the buttons)."""
+        """The board with every piece, rows and columns numbered (the drop-downs name squares
+        "row 7, column 17"); during your move, the squares and rooms your piece may reach are
+        highlighted in blue."""
         board = self.session.seat.board_game
         if board is None:
             return ""
-        squares: Heat = {square: 1 for square in self.session.move_squares()}
-        return game_svg(board, heat=squares or None, coordinates=True)
+        return game_svg(board, coordinates=True, cell=BOARD_CELL,
+                        reachable=list(self.session.board_moves()))
 
     def __repr__(self) -> str:
         return self.text()
@@ -242,8 +252,8 @@ class Table(InteractiveView):
         board = self.board_svg()
         return (f"<div class='cluedo-table' style='display:flex;gap:1.5em;flex-wrap:wrap;"
                 f"align-items:flex-start'><div>{pre(self.text())}</div>"
-                f"<div>{notepad._repr_html_() if notepad else ''}</div>"
-                f"{f'<div>{board}</div>' if board else ''}</div>")
+                f"{f'<div>{board}</div>' if board else ''}"
+                f"<div>{notepad._repr_html_() if notepad else ''}</div></div>")
 
     # -- live --------------------------------------------------------------------------------
     def button(self, label: str) -> ipywidgets.Button:
@@ -284,6 +294,8 @@ class Table(InteractiveView):
         self._controls.add_class("cluedo-table-controls")
         self._log = w.HTML()
         self._log.add_class("cluedo-table-log")
+        self._facts = w.HTML()
+        self._facts.add_class("cluedo-table-facts")
         self._question = w.HTML()
         self._yes = w.Button(description="Yes, accuse", button_style="danger")
         self._yes.add_class("cluedo-confirm-accuse")
@@ -295,8 +307,6 @@ class Table(InteractiveView):
                                layout=w.Layout(border="2px solid #b71c1c", padding="0 .6em .4em",
                                                display="none"))
         self._confirm.add_class("cluedo-table-confirm")
-        left = w.VBox([self._status, self._controls, self._confirm, self._message, self._log],
-                      layout=w.Layout(width="40em", max_width="100%"))
         self._switch = w.ToggleButtons(options=[(text, key) for key, text in NOTES.items()],
                                        value=self.notes, style={"button_width": "auto"})
         self._switch.add_class("cluedo-table-notes-switch")
@@ -306,23 +316,101 @@ class Table(InteractiveView):
                              names="value")
         self._notes_box = w.VBox()
         right = w.VBox([self._switch, self._notes_box], layout=w.Layout(max_width="100%"))
-        parts: list[Any] = [w.HBox([left, right], layout=w.Layout(flex_flow="row wrap",
-                                                                   grid_gap="1em 1.5em"))]
+        row = w.Layout(flex_flow="row wrap", grid_gap="1em 1.5em")
         self._board = None
-        if self.session.seat.board_game is not None:
-            self._board = w.HTML()
-            self._board.add_class("cluedo-table-board")
-            parts.append(self._board)
+        self._targets: dict[tuple[int, int] | str, Any] = {}
+        if self.session.seat.board_game is None:
+            left = w.VBox([self._status, self._facts, self._controls, self._confirm,
+                           self._message, self._log],
+                          layout=w.Layout(width="40em", max_width="100%"))
+            parts: list[Any] = [w.HBox([left, right], layout=row)]
+        else:
+            # Your move above; the board beside the notepad; where everything stands and the
+            # log under the board, as wide as the board.
+            top = w.VBox([self._status, self._controls, self._confirm, self._message])
+            game = self.session.seat.board_game
+            assert game is not None
+            width = game.board.cols * BOARD_CELL + origin(BOARD_CELL, coordinates=True)[0] \
+                + BOARD_CELL / 2
+            board = w.VBox([self._board_widget(), self._facts, self._log],
+                           layout=w.Layout(width=f"{width:g}px", max_width="100%"))
+            parts = [top, w.HBox([board, right], layout=row)]
         box = w.VBox(parts)
         box.add_class("cluedo-table")
         return box
+
+    def _board_widget(self) -> ipywidgets.Widget:
+        """The drawing with a layer of buttons over it, one on each square and room your piece
+        may reach now (:meth:`_refresh_targets` keeps them), stacked in one grid cell."""
+        import ipywidgets as w
+
+        board = self.session.seat.board_game
+        assert board is not None
+        self._board = w.HTML(layout=w.Layout(grid_area="1 / 1", margin="0"))
+        self._board.add_class("cluedo-table-board")
+        left, top = origin(BOARD_CELL, title="-", coordinates=True)
+        self._target_layer = w.GridBox(layout=w.Layout(
+            grid_template_columns=f"repeat({board.board.cols}, {BOARD_CELL}px)",
+            grid_template_rows=f"repeat({board.board.rows}, {BOARD_CELL}px)", grid_gap="0",
+            padding=f"{top:g}px 0 0 {left:g}px", margin="0", grid_area="1 / 1",
+            align_self="flex-start", width="max-content", height="max-content"))
+        self._target_layer.add_class("cluedo-table-board-targets")
+        self._target_style = w.ButtonStyle(button_color="transparent")
+        return w.GridBox([self._board, self._target_layer], layout=w.Layout(
+            grid_template_columns="max-content", grid_template_rows="max-content",
+            overflow="hidden"))
+
+    def board_button(self, where: Sequence[int] | str) -> ipywidgets.Button:
+        """The live button over a square (row, col) or a room (its id) your piece may reach
+        now (KeyError anywhere else)."""
+        self.widget()
+        key = where if isinstance(where, str) else (where[0], where[1])
+        return self._targets[key]
+
+    def _refresh_targets(self) -> None:
+        """One button per place your piece may reach (a room's covers its squares' box; the
+        squares' come after, so they lie on top): built anew only when the places change."""
+        import ipywidgets as w
+
+        game = self.session.seat.board_game
+        assert game is not None
+        board = game.board
+        targets = sorted(self.session.board_moves(), key=lambda t: (not isinstance(t, str),
+                                                                     str(t)))
+        if targets == list(self._targets):
+            for button in self._targets.values():
+                button.disabled = False
+            return
+        old = list(self._targets.values())
+        self._targets = {}
+        for target in targets:
+            if isinstance(target, str):
+                rows = [r for r, _ in board.room_squares[target]]
+                cols = [c for _, c in board.room_squares[target]]
+                area = f"{min(rows) + 1} / {min(cols) + 1} / {max(rows) + 2} / {max(cols) + 2}"
+                tip, css = f"Move into the {board.room_name(target)}", target
+            else:
+                area = f"{target[0] + 1} / {target[1] + 1}"
+                tip = f"Move to row {target[0]}, column {target[1]}"
+                css = f"{target[0]}-{target[1]}"
+            button = w.Button(tooltip=tip, style=self._target_style,
+                              layout=w.Layout(grid_area=area, width="auto", height="auto",
+                                              margin="0", padding="0", border="0"),
+                              _dom_classes=("cluedo-board-target",
+                                            f"cluedo-board-target-{css}"))
+            button.on_click(lambda _b, t=target: self.click_board(t))
+            self._targets[target] = button
+        self._target_layer.children = tuple(self._targets.values())
+        for button in old:
+            button.layout.close()
+            button.close()
 
     def _busy(self) -> None:
         """Show that the bots are playing (the widget's messages reach the page at once)."""
         if self._ui is None:
             return
         self._status.value = "<b>The bots are playing…</b>"
-        for _control, _fields, button in self._rows:
+        for button in [*(b for _c, _f, b in self._rows), *self._targets.values()]:
             button.disabled = True
 
     def _refresh(self) -> None:
@@ -332,8 +420,8 @@ class Table(InteractiveView):
             ending = (f"<div class='cluedo-table-ending' style='white-space:pre-wrap;"
                       f"background:#fff8e1;padding:.3em .5em'>{ending}</div>")
         self._status.value = (f"<div style='line-height:1.4'><p style='font-size:110%'><b>"
-                              f"{escape(self.whose_move())}</b></p>{ending}<p>{facts}</p>"
-                              "</div>")
+                              f"{escape(self.whose_move())}</b></p>{ending}</div>")
+        self._facts.value = f"<div style='line-height:1.4'><p>{facts}</p></div>"
         self._message.value = (f"<p style='color:#b71c1c'><b>{escape(self.message)}</b></p>"
                                if self.message else "")
         controls = tuple(self.controls())
@@ -350,7 +438,8 @@ class Table(InteractiveView):
             for n, line in enumerate(self.confirmation().splitlines())) + "</div>"
         self._confirm.layout.display = "none" if self.pending is None else "flex"
         if self._board is not None:
-            self._board.value = self.board_svg()
+            self._board.value = f"<div style='line-height:0'>{self.board_svg()}</div>"
+            self._refresh_targets()
         self._switch.value = self.notes
         notepad = self.notepad
         if notepad is not None and self._notes_box.children != (notepad.widget(),):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..knowledge.advice import Option, outcome_table, rank_questions
 from ..knowledge.engine import Knowledge, cell_text, format_weight
 from ..knowledge.explain import Deduction, Step
-from ..lab.learner import BOOKKEEPING, ProofShape, proof_shape
+from ..lab.learner import BOOKKEEPING, ProofShape, proof_shape, same_argument
 from ..rules import numbers
 from ..rules.board import (
     Board,
@@ -214,19 +214,38 @@ class DeductionStepper(InteractiveView):
     def back(self) -> DeductionStepper:
         return self.go(max(self.position - 1, 0))
 
-    def next_inference(self) -> DeductionStepper:
-        """Jump over the bookkeeping (observed facts, a placed card crossed off elsewhere) to
-        the next step that really infers something."""
+    def _new_argument(self, n: int) -> bool:
+        """Step n really infers something and is not the argument of the step before it
+        again, applied to one more card."""
         steps = self.deduction.steps
-        later = (n for n in range(self.position + 1, len(steps) + 1)
-                 if steps[n - 1].rule not in BOOKKEEPING)
+        step = steps[n - 1]
+        return step.rule not in BOOKKEEPING and not (
+            n > 1 and same_argument(step, steps[n - 2]))
+
+    def next_inference(self) -> DeductionStepper:
+        """Jump over the bookkeeping (observed facts, a placed card crossed off elsewhere) and
+        over the same argument repeated card by card, to the next step that really infers
+        something new."""
+        steps = self.deduction.steps
+        later = (n for n in range(self.position + 1, len(steps) + 1) if self._new_argument(n))
         return self.go(next(later, len(steps)))
 
     def previous_inference(self) -> DeductionStepper:
-        steps = self.deduction.steps
-        earlier = (n for n in range(self.position - 1, 0, -1)
-                   if steps[n - 1].rule not in BOOKKEEPING)
+        earlier = (n for n in range(self.position - 1, 0, -1) if self._new_argument(n))
         return self.go(next(earlier, 0))
+
+    def same_argument_steps(self) -> list[Step]:
+        """The steps right after the current real inference that make the same argument
+        (another card crossed off by the same rule, facts and events)."""
+        steps, step = self.deduction.steps, self.step
+        run: list[Step] = []
+        if step is None or step.rule in BOOKKEEPING:
+            return run
+        for later in steps[self.position:]:
+            if not same_argument(step, later):
+                break
+            run.append(later)
+        return run
 
     def shape(self) -> ProofShape:
         """The deduction's shape: observed facts, inferences by rule, the deepest chain."""
@@ -256,6 +275,11 @@ class DeductionStepper(InteractiveView):
             lines.append("Uses: " + "; ".join(f.text(ed) for f in step.premises))
         if step.events:
             lines.append("Rests on: " + "; ".join(self._event_text(e) for e in step.events))
+        if more := self.same_argument_steps():
+            which = (f"step {more[0].number}" if len(more) == 1
+                     else f"steps {more[0].number}-{more[-1].number}")
+            lines.append(f"The same argument gives {len(more)} more ({which}); Inference » "
+                         "skips them.")
         return "\n".join(lines)
 
     def _event_text(self, position: int) -> str:
