@@ -234,6 +234,21 @@ def test_a_whole_game_by_clicks(edition_id):
     assert [c.label for c, _, _ in table._rows] == []
 
 
+def test_the_end_screen_offers_a_review_of_the_game_from_your_seat():
+    table = Table("cluedo-card-game-2018", 3, seed=4, bots=("random",))
+    table.widget()
+    with pytest.raises(IllegalAction):
+        table.review()                     # no review while the game goes on
+    assert table._review_button.layout.display == "none"
+    rng = random.Random(4)
+    while not table.game.is_over:
+        click_randomly(table, rng, accuse=0.2)
+    assert table._review_button.layout.display == "flex"
+    review = table.review()
+    assert review.review.seat == table.me
+    assert table._review_box.children and table._review_button.layout.display == "none"
+
+
 # ---------------------------------------------------------------------------------------------
 # Refusals
 # ---------------------------------------------------------------------------------------------

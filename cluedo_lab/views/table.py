@@ -29,9 +29,11 @@ from ..lab.table_controls import Control
 from ..lab.table_session import TableSession
 from ..records import Record
 from ..rules.edition import Edition, all_editions, load_edition
+from ..rules.errors import IllegalAction
 from .base import InteractiveView, pre, slug
 from .board_svg import game_svg, origin
 from .learner import LearnerNotepad
+from .review import Review
 from .widgets import Notepad
 
 if TYPE_CHECKING:
@@ -206,6 +208,17 @@ class Table(InteractiveView):
         self._follow_record()
         return self._notepad
 
+    def review(self) -> Review:
+        """The review of the game just played, from your seat (the end screen's "Review this
+        game"): every question graded, when you could have known, the curve."""
+        if not self.game.is_over:
+            raise IllegalAction("the review comes when the game is over")
+        review = Review.from_game(self.game, self.seat)
+        if self._ui is not None:
+            self._review_box.children = (review.widget(),)
+            self._review_button.layout.display = "none"
+        return review
+
     def _check_notes(self, notes: str) -> None:
         if notes not in NOTES:
             raise ValueError(f"notes is one of {', '.join(NOTES)}, not {notes!r}")
@@ -307,6 +320,13 @@ class Table(InteractiveView):
                                layout=w.Layout(border="2px solid #b71c1c", padding="0 .6em .4em",
                                                display="none"))
         self._confirm.add_class("cluedo-table-confirm")
+        self._review_button = w.Button(description="Review this game", icon="search",
+                                       tooltip="Every question you asked graded against the "
+                                       "best one, the moment you could have known, the curve",
+                                       layout=w.Layout(display="none", width="auto"))
+        self._review_button.add_class("cluedo-table-review")
+        self._review_button.on_click(lambda _b: self.review())
+        self._review_box = w.VBox()
         self._switch = w.ToggleButtons(options=[(text, key) for key, text in NOTES.items()],
                                        value=self.notes, style={"button_width": "auto"})
         self._switch.add_class("cluedo-table-notes-switch")
@@ -335,7 +355,7 @@ class Table(InteractiveView):
             board = w.VBox([self._board_widget(), self._facts, self._log],
                            layout=w.Layout(width=f"{width:g}px", max_width="100%"))
             parts = [top, w.HBox([board, right], layout=row)]
-        box = w.VBox(parts)
+        box = w.VBox([*parts, self._review_button, self._review_box])
         box.add_class("cluedo-table")
         return box
 
@@ -440,6 +460,8 @@ class Table(InteractiveView):
         if self._board is not None:
             self._board.value = f"<div style='line-height:0'>{self.board_svg()}</div>"
             self._refresh_targets()
+        self._review_button.layout.display = ("flex" if self.game.is_over
+                                              and not self._review_box.children else "none")
         self._switch.value = self.notes
         notepad = self.notepad
         if notepad is not None and self._notes_box.children != (notepad.widget(),):
