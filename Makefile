@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 PORT   ?= 8888
 APP_PORT ?= 8866
 
-.PHONY: lab app test unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench \
+.PHONY: lab app test test-slow unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench \
 	site-class-test
 
 $(BIN)/python:
@@ -49,10 +49,17 @@ app: $(VENV)/.lab-installed
 		--MappingKernelManager.cull_idle_timeout=$(APP_IDLE) \
 		--MappingKernelManager.cull_interval=60 --MappingKernelManager.cull_connected=False
 
-## make test: install the test extras and run unit tests, lint and every notebook under nbval.
+## make test: install the test extras and run unit tests, lint and every notebook under nbval,
+## nbgrader's own commands on the course included. Tests marked `slow` (whole lessons run as
+## student copies, minutes each) wait for `make test-slow`; the slowest tests are listed.
 test: lint wheel-check
-	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests notebooks \
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests notebooks -m "not slow" --durations=15 \
 		--nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
+
+## make test-slow: the tests marked slow (about 10 minutes): every lesson's student copy run and
+## searched for every answer its teacher's copy makes.
+test-slow: $(VENV)/.test-installed
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests -m slow --durations=15
 
 unit: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests
@@ -62,11 +69,12 @@ notebooks: $(VENV)/.test-installed
 		--nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
 ## make lint: ruff, the layer contracts (pyproject.toml) and mypy --strict on rules, records,
-## knowledge and games.
+## knowledge, games and bots.
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check cluedo_lab tests benchmarks
 	$(BIN)/lint-imports
-	$(BIN)/mypy cluedo_lab/rules cluedo_lab/records cluedo_lab/knowledge cluedo_lab/games
+	$(BIN)/mypy cluedo_lab/rules cluedo_lab/records cluedo_lab/knowledge cluedo_lab/games \
+		cluedo_lab/bots
 
 ## make wheel-check: build the wheel, install it in a fresh venv and run it from elsewhere.
 wheel-check: $(BIN)/python

@@ -267,7 +267,6 @@ def _answered(release: dict, source: dict, wrong: set[int]) -> dict:
     return {**release, "cells": cells}
 
 
-@pytest.mark.slow
 def test_nbgrader_releases_autogrades_and_exports_the_lessons(tmp_path):
     course = tmp_path / "course"
     write_course(course, lessons=GRADED)
