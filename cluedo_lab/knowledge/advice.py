@@ -115,8 +115,11 @@ def legal_questions(knowledge: Knowledge, fixed: Sequence[str | Card] = ()
 
 def information_gain(knowledge: Knowledge, named: Sequence[str | Card], asker: str | None = None
                      ) -> Option:
-    """The exact expected information gain of asking about ``named``."""
-    return _Advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named))
+    """The exact expected information gain of asking about ``named``. The advisor (its DP
+    and the values of the questions asked so far) is kept on ``knowledge`` until its record
+    changes, so asking about another question, or ranking them all, reuses it."""
+    with _collector_paused():
+        return _advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named))
 
 
 def rank_questions(knowledge: Knowledge, asker: str | None = None, fixed: Sequence[str | Card] = (),
@@ -128,14 +131,18 @@ def rank_questions(knowledge: Knowledge, asker: str | None = None, fixed: Sequen
 
 def _ranked(knowledge: Knowledge, asker: str | None, fixed: Sequence[str | Card],
             questions: Iterable[Sequence[str]] | None) -> list[Option]:
-    """:func:`rank_questions`; the advisor and its DP are freed when this returns."""
-    advisor = _Advisor(knowledge, asker)
+    """:func:`rank_questions`, with the advisor kept on ``knowledge``."""
+    advisor = _advisor(knowledge, asker)
     chosen = legal_questions(knowledge, fixed) if questions is None else questions
-    try:
-        options = [advisor.option(tuple(knowledge.card(c).id for c in q)) for q in chosen]
-    finally:
-        advisor.counter.release()
+    options = [advisor.option(tuple(knowledge.card(c).id for c in q)) for q in chosen]
     return sorted(options, key=lambda o: -o.gain)
+
+
+def _advisor(knowledge: Knowledge, asker: str | None) -> _Advisor:
+    """The advisor of ``knowledge`` for ``asker`` (the observer if None), made on first use
+    and kept by ``knowledge`` until its record changes."""
+    who = asker or knowledge.record.observer
+    return knowledge.derived(("advisor", who), lambda: _Advisor(knowledge, who))
 
 
 @contextlib.contextmanager
@@ -157,7 +164,6 @@ def _collector_paused() -> Iterator[None]:
 
 class _Advisor:
     def __init__(self, knowledge: Knowledge, asker: str | None):
-        self.knowledge = knowledge
         self.record = knowledge.record
         self.asker = asker or self.record.observer
         if self.asker is None:
