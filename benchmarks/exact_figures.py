@@ -12,7 +12,8 @@ with an observer, every question's gain and answers. This dumps them all, as exa
   record after 4 to 20 events).
 
     python benchmarks/exact_figures.py --out /tmp/figures-before.json
-    python benchmarks/exact_figures.py --out /tmp/figures-after.json --compare /tmp/figures-before.json
+    python benchmarks/exact_figures.py --out /tmp/figures-after.json \
+        --compare /tmp/figures-before.json
 """
 
 from __future__ import annotations
@@ -124,6 +125,8 @@ def main() -> None:
                                               args.advice_seeds, args.ranking_seeds,
                                               args.rank_corpus):
         dump[label] = figures(record, rank)
+        if len(dump) % 100 == 0:
+            print(f"{len(dump)} positions, {time.perf_counter() - start:.0f} s", flush=True)
     Path(args.out).write_text(json.dumps(dump, sort_keys=True))
     ranked = sum("ranking" in f for f in dump.values())
     print(f"{len(dump)} positions ({ranked} ranked) in {time.perf_counter() - start:.0f} s, "

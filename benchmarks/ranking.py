@@ -56,6 +56,19 @@ def timed(work, repeats: int) -> float:
     return best
 
 
+def measure(record: Record, repeats: int) -> dict[str, float]:
+    """The ranking, one question on a fresh ``Knowledge`` and after the ranking, the count."""
+    ranking = timed(lambda: rank_questions(Knowledge(record)), repeats)
+    k = Knowledge(record)
+    question = legal_questions(k)[-1]
+    alone = timed(lambda: information_gain(Knowledge(record), question), repeats)
+    rank_questions(k)
+    shared = timed(lambda: information_gain(k, question), repeats)
+    counting = timed(lambda: Knowledge(record), repeats)
+    return {"rank_s": ranking, "one_question_s": alone,
+            "one_question_after_ranking_s": shared, "count_s": counting}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=20)
@@ -68,16 +81,8 @@ def main() -> None:
           f"{CUTS.stop - 1}")
     rows = []
     for label, record in positions(args.seeds):
-        ranking = timed(lambda: rank_questions(Knowledge(record)), args.repeats)
-        k = Knowledge(record)
-        question = legal_questions(k)[-1]
-        alone = timed(lambda: information_gain(Knowledge(record), question), args.repeats)
-        rank_questions(k)
-        shared = timed(lambda: information_gain(k, question), args.repeats)
-        counting = timed(lambda: Knowledge(record), args.repeats)
-        rows.append({"label": label, "events": len(record.events), "rank_s": ranking,
-                     "one_question_s": alone, "one_question_after_ranking_s": shared,
-                     "count_s": counting})
+        rows.append({"label": label, "events": len(record.events),
+                     **measure(record, args.repeats)})
     ranks = [r["rank_s"] for r in rows]
     worst = max(rows, key=lambda r: r["rank_s"])
     ones = [r["one_question_s"] / r["rank_s"] for r in rows]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..records import ENVELOPE, Event, Record
 from ..rules import numbers
@@ -23,6 +23,8 @@ from . import constraints as cons
 from .conflicts import irreducible_conflict
 from .counting import MAX_STATES, Solution, solve
 from .explain import Deduction, Explanation, explain
+
+T = TypeVar("T")
 
 
 class Knowledge:
@@ -125,14 +127,13 @@ class Knowledge:
         self._derived.clear()
         return self
 
-    def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
         """A figure worked out from this record once and kept until the record changes
         (:meth:`add`, :meth:`undo` let it go): the question advisor of :mod:`.advice`, whose
         DP every question of a position shares."""
-        found = self._derived.get(key)
-        if found is None:
-            found = self._derived[key] = make()
-        return found
+        if key not in self._derived:
+            self._derived[key] = make()
+        return cast(T, self._derived[key])
 
     # -- reading -----------------------------------------------------------------------------
     @property
