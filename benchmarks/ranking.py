@@ -83,6 +83,11 @@ def main() -> None:
     for label, record in positions(args.seeds):
         rows.append({"label": label, "events": len(record.events),
                      **measure(record, args.repeats)})
+        row = rows[-1]
+        print(f"  {label}: ranking {row['rank_s'] * 1000:.0f} ms "
+              f"({row['rank_s'] / base:.1f}x), one question {row['one_question_s'] * 1000:.0f} "
+              f"ms, after the ranking {row['one_question_after_ranking_s'] * 1000:.2f} ms",
+              flush=True)
     ranks = [r["rank_s"] for r in rows]
     worst = max(rows, key=lambda r: r["rank_s"])
     ones = [r["one_question_s"] / r["rank_s"] for r in rows]
