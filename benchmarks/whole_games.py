@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.corpus import corpus  # noqa: E402
 from benchmarks.run import baseline, percentile, timed_knowledge  # noqa: E402
 from cluedo_lab.knowledge import constraints as cons  # noqa: E402
+from cluedo_lab.knowledge.counting.problem import Problem  # noqa: E402
 from cluedo_lab.knowledge.engine import Knowledge  # noqa: E402
-from cluedo_lab.knowledge.problem import Problem  # noqa: E402
 from cluedo_lab.records import Record  # noqa: E402
 
 

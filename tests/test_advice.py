@@ -14,7 +14,7 @@ from oracle import brute_force
 
 from cluedo_lab.knowledge import constraints as cons
 from cluedo_lab.knowledge.advice import entropy, information_gain, legal_questions, rank_questions
-from cluedo_lab.knowledge.answers import AnswerCounter
+from cluedo_lab.knowledge.counting.answers import AnswerCounter
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.records import Record
 
@@ -198,7 +198,7 @@ def test_best_first_question_agrees_with_the_variant_figures(answer):
 
 
 # ---------------------------------------------------------------------------------------------
-# The answers read from moments (knowledge.answer_moments) against every deal and the walk
+# The answers read from moments (knowledge.counting.answer_moments) against every deal and the walk
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("deck, players, seed, observer, model", [
@@ -218,7 +218,7 @@ def test_moment_answers_match_every_deal_on_every_event_kind(deck, players, seed
     on) and the walk (forced off) both give the brute-force joint of answer and envelope,
     for one-per-category questions (which the moment path serves, named cards known in an
     answerer's hand included) and for any others (which it leaves to the walk)."""
-    from cluedo_lab.knowledge.answer_moments import serves
+    from cluedo_lab.knowledge.counting.answer_moments import serves
     rng = random.Random(seed)
     served = stoppers = 0
     for events in (0, 3, 8):

@@ -86,7 +86,7 @@ def test_the_limit_is_a_parameter_and_a_refused_add_changes_nothing():
     with pytest.raises(ProblemTooLarge) as caught:
         Knowledge.from_dict(record, max_states=5)
     assert caught.value.limit == 5 and caught.value.size > 5
-    assert "DP states" in str(caught.value)
+    assert "DP states" in str(caught.value) and " MB " in str(caught.value)
     k = Knowledge.from_dict(record)
     before = k.consistent_deals
     k.max_states = 5
@@ -97,3 +97,25 @@ def test_the_limit_is_a_parameter_and_a_refused_add_changes_nothing():
     k.max_states = None
     k.add({"suggest": ["Plum", "Dagger", "Study"], "by": "C", "passed": [], "shown_by": "D"})
     assert len(k.record.events) == 2
+
+
+def test_the_size_guard_checks_the_dp_that_will_run():
+    """The bound checked is the one of the DP that then counts: over the limit, the other DP
+    runs if its bound is within it, and a refusal names the DP and its estimate."""
+    from cluedo_lab.knowledge import constraints as cons
+    from cluedo_lab.knowledge.counting import routes
+    from cluedo_lab.knowledge.counting.prepared import prepare
+
+    record = Record.from_dict({"edition": "cluedo-classic-1949", "players": list("ABCD"),
+                               "events": [{"suggest": ["Green", "Rope", "Hall"], "by": "A",
+                                           "passed": [], "shown_by": "B"}]})
+    prep = prepare(cons.problem(record, cons.all_constraints(record)), "envelope")
+    assert prep is not None
+    bounds = {engine: routes.state_bound(prep, engine) for engine in ("sweep", "capacity")}
+    low, high = sorted(bounds, key=bounds.__getitem__)
+    assert bounds[low] < bounds[high]
+    assert routes.check_size(prep, high, bounds[high]) == high
+    assert routes.check_size(prep, high, bounds[low]) == low
+    with pytest.raises(ProblemTooLarge) as caught:
+        routes.check_size(prep, high, bounds[low], switch=False)
+    assert caught.value.size == bounds[high] and f"({high} DP)" in str(caught.value)

@@ -177,7 +177,7 @@ def test_each_counting_engine_on_every_kind_of_event(engine, model, monkeypatch)
     """Both DPs and the listing, forced in turn, on records of every event kind, public ones
     included (half the records): the automatic choice between them must never change an
     answer, the envelope distribution (read from the DP that counted) included."""
-    from cluedo_lab.knowledge import counting
+    from cluedo_lab.knowledge.counting import routes as counting
     monkeypatch.setattr(counting, "_try_listing", lambda prep: None)
     monkeypatch.setattr(counting, "choose_engine", lambda prep: engine)
     records = []

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from ..rules.edition import Card
 from . import constraints as cons
-from .answers import AnswerCounter
+from .counting.answers import AnswerCounter
 from .engine import Knowledge
 
 
@@ -35,23 +35,10 @@ def entropy(distribution: Iterable[Fraction]) -> float:
     return 0.0 - math.fsum(float(p) * math.log2(p) for p in distribution if p)
 
 
-def entropy_of_weights(weights: Iterable[int | Fraction]) -> float:
-    """Entropy in bits of the distribution proportional to ``weights``: log2(W) - Σ w log2(w)
-    / W, in whole numbers where the weights are (as fast as floats, and equal multisets of
-    weights give equal floats whatever their order)."""
-    weights = [w for w in weights if w]
-    total = sum(weights)
-    if any(isinstance(w, Fraction) for w in weights):
-        return entropy(Fraction(w) / total for w in weights)
-    if len(weights) <= 1:
-        return 0.0
-    spread = math.fsum(w * math.log2(w) for w in weights)
-    return max(0.0, math.log2(total) - spread / total)
-
-
 def _entropy_of_counts(weights: list[int], total: int) -> float:
-    """:func:`entropy_of_weights` for whole numbers with their sum given (the ranking's
-    inner loop: the same float, without checking each weight's type)."""
+    """Entropy in bits of the distribution proportional to whole ``weights`` summing to
+    ``total``: log2(total) - Σ w log2(w) / total, as fast as floats, and equal multisets of
+    weights give equal floats whatever their order (``math.fsum`` rounds once)."""
     if sum(1 for w in weights if w) <= 1:
         return 0.0
     spread = math.fsum([w * math.log2(w) for w in weights if w])
@@ -115,8 +102,12 @@ def legal_questions(knowledge: Knowledge, fixed: Sequence[str | Card] = ()
 
 def information_gain(knowledge: Knowledge, named: Sequence[str | Card], asker: str | None = None
                      ) -> Option:
-    """The exact expected information gain of asking about ``named``."""
-    return _Advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named))
+    """The exact expected information gain of asking about ``named``. The advisor (its DP
+    and the values of the questions asked so far) is kept on ``knowledge`` until its record
+    changes, so asking about another question, or ranking them all, reuses it."""
+    with _collector_paused():
+        return _advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named),
+                                                 alone=True)
 
 
 def rank_questions(knowledge: Knowledge, asker: str | None = None, fixed: Sequence[str | Card] = (),
@@ -128,14 +119,18 @@ def rank_questions(knowledge: Knowledge, asker: str | None = None, fixed: Sequen
 
 def _ranked(knowledge: Knowledge, asker: str | None, fixed: Sequence[str | Card],
             questions: Iterable[Sequence[str]] | None) -> list[Option]:
-    """:func:`rank_questions`; the advisor and its DP are freed when this returns."""
-    advisor = _Advisor(knowledge, asker)
+    """:func:`rank_questions`, with the advisor kept on ``knowledge``."""
+    advisor = _advisor(knowledge, asker)
     chosen = legal_questions(knowledge, fixed) if questions is None else questions
-    try:
-        options = [advisor.option(tuple(knowledge.card(c).id for c in q)) for q in chosen]
-    finally:
-        advisor.counter.release()
+    options = [advisor.option(tuple(knowledge.card(c).id for c in q)) for q in chosen]
     return sorted(options, key=lambda o: -o.gain)
+
+
+def _advisor(knowledge: Knowledge, asker: str | None) -> _Advisor:
+    """The advisor of ``knowledge`` for ``asker`` (the observer if None), made on first use
+    and kept by ``knowledge`` until its record changes."""
+    who = asker or knowledge.record.observer
+    return knowledge.derived(("advisor", who), lambda: _Advisor(knowledge, who))
 
 
 @contextlib.contextmanager
@@ -157,7 +152,6 @@ def _collector_paused() -> Iterator[None]:
 
 class _Advisor:
     def __init__(self, knowledge: Knowledge, asker: str | None):
-        self.knowledge = knowledge
         self.record = knowledge.record
         self.asker = asker or self.record.observer
         if self.asker is None:
@@ -174,11 +168,13 @@ class _Advisor:
         self.order = self.record.answer_order(self.asker)
         self.counter = AnswerCounter(self.problem, self.order, every=self.every)
 
-    def option(self, named: tuple[str, ...]) -> Option:
+    def option(self, named: tuple[str, ...], alone: bool = False) -> Option:
+        """The question's value, computed once for all questions of its kinds (``alone``:
+        asked on its own, see :meth:`AnswerCounter.weights`)."""
         by_kind = sorted(named, key=lambda c: self.kind[c])
         signature = tuple(self.kind[c] for c in by_kind)
         if signature not in self.cache:
-            self.cache[signature] = (by_kind, *self._evaluate(named))
+            self.cache[signature] = (by_kind, *self._evaluate(named, alone))
         representative, expected, outcomes = self.cache[signature]
         # An equivalent question: rename the representative's cards to this one's.
         rename: dict[str | None, str | None] = dict(zip(representative, by_kind, strict=True))
@@ -187,9 +183,10 @@ class _Advisor:
                     for o in outcomes]
         return Option(named, self.before - expected, expected, outcomes)
 
-    def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
+    def _evaluate(self, named: tuple[str, ...], alone: bool) -> tuple[float, list[Outcome]]:
         order = self.order
-        joint, scale = self.counter.weights(named, sees_card=self.record.observer == self.asker)
+        joint, scale = self.counter.weights(named, sees_card=self.record.observer == self.asker,
+                                            alone=alone)
         outcomes = []
         terms = []
         for answer, envelopes in joint.items():

@@ -34,7 +34,14 @@ from ..records import (
     SuperSleuth,
 )
 from ..rules.edition import Card
-from .problem import Factor, Place, Problem, at_least_one, chosen_uniformly, not_all
+from .counting.problem import (
+    Factor,
+    Place,
+    Problem,
+    at_least_one,
+    chosen_uniformly,
+    not_all,
+)
 
 MODELS = ("uniform", "refuter-uniform")
 HOLDS, LACKS, HOLDS_ONE_OF, NOT_ALL, CHOICE = (

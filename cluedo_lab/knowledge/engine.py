@@ -11,9 +11,9 @@ knowledge stays as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..records import ENVELOPE, Event, Record
 from ..rules import numbers
@@ -23,6 +23,8 @@ from . import constraints as cons
 from .conflicts import irreducible_conflict
 from .counting import MAX_STATES, Solution, solve
 from .explain import Deduction, Explanation, explain
+
+T = TypeVar("T")
 
 
 class Knowledge:
@@ -48,6 +50,7 @@ class Knowledge:
         self._history: list[tuple[Record, Solution]] = []
         self.record = record
         self._envelope: tuple[Solution, dict[tuple[str, ...], int | Fraction]] | None = None
+        self._derived: dict[Hashable, Any] = {}
         self._solution = self._solve_or_explain(record)
 
     # -- building ----------------------------------------------------------------------------
@@ -113,6 +116,7 @@ class Knowledge:
         self._solution.release()    # history keeps the table, not the DP's memo
         self._history.append((self.record, self._solution))
         self.record, self._solution = record, solution
+        self._derived.clear()
         return self
 
     def undo(self) -> Knowledge:
@@ -120,7 +124,16 @@ class Knowledge:
         if not self._history:
             raise IndexError("nothing to undo")
         self.record, self._solution = self._history.pop()
+        self._derived.clear()
         return self
+
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
+        """A figure worked out from this record once and kept until the record changes
+        (:meth:`add`, :meth:`undo` let it go): the question advisor of :mod:`.advice`, whose
+        DP every question of a position shares."""
+        if key not in self._derived:
+            self._derived[key] = make()
+        return cast(T, self._derived[key])
 
     # -- reading -----------------------------------------------------------------------------
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from .problem import Weight, divide
 from .step_dp import CardClass, StepDP, bounded_compositions, compositions
@@ -126,23 +126,6 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
                 opened.add(f)
                 remaining_members[f] -= 1
         return order + rest
-
-    def max_open(self) -> int:
-        """A bound on the states: room left per slot × counts of observations open at once."""
-        open_now: set[int] = set()
-        worst = 1
-        for k in self.order:
-            open_now |= set(self.factors_of[k])
-            worst = max(worst, math.prod(self.count_cap[f] + 1 for f in open_now))
-            open_now -= set(self.closes[k])
-        # Room left: c + 1 values per slot, but a group of g interchangeable slots keeps its
-        # values in one order: C(c + g, g) multisets.
-        grouped = {i for group in self.symmetric for i in group}
-        rooms = math.prod(self.start_caps[i] + 1 for i in range(len(self.slots))
-                          if i not in grouped)
-        rooms *= math.prod(math.comb(self.start_caps[g[0]] + len(g), len(g))
-                           for g in self.symmetric)
-        return worst * rooms
 
     def bounds(self) -> tuple[int, int]:
         """Bounds on the states and on the moves tried: before each class, the ways to
@@ -302,6 +285,18 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
                         target[key] = target.get(key, 0) + forward * weight
             layer = following
         return result
+
+
+    # -- the counter's interface (:class:`~.counter.Counter`) ----------------------------------
+    def count(self) -> Weight:
+        return self.ways(0, self.start)
+
+    def cells(self) -> Iterator[tuple[int, int, Weight]]:
+        return ((k, self.slots[slot][0], weight)
+                for (k, slot), weight in self.slot_weights().items())
+
+    def envelopes(self) -> Iterator[tuple[dict[int, int], Weight]]:
+        return ((dict(choice), weight) for choice, weight in self.envelope_weights().items())
 
 
 def _starved(needs: list[tuple[int, frozenset[int]]], counts: Sequence[int],

@@ -34,11 +34,13 @@ class Prepared:
 
     @cached_property
     def dp(self) -> PlaceDP:
-        return PlaceDP(self.classes, self.order, self.caps, self.cat_caps, self.factors)
+        return PlaceDP(self.classes, self.order, self.caps, self.cat_caps, self.factors,
+                       self.env_index)
 
     @cached_property
     def sweep_dp(self) -> SweepDP:
-        return SweepDP(self.classes, self.sweep_order(), self.caps, self.cat_caps, self.factors)
+        return SweepDP(self.classes, self.sweep_order(), self.caps, self.cat_caps, self.factors,
+                       self.env_index)
 
     def sweep_order(self) -> list[int]:
         """The envelope first (its choices are the envelope distribution, and after it the
@@ -66,10 +68,6 @@ class Prepared:
     @cached_property
     def capacity_dp(self) -> CapacityDP:
         return CapacityDP(self.classes, self.caps, self.cat_caps, self.factors)
-
-    def place_dp_states(self) -> int:
-        """A bound on the place DP's states: every mix of cards left per class."""
-        return math.prod(len(k.members) + 1 for k in self.classes)
 
     def envelope_count(self) -> int:
         """A bound on the possible envelopes: per category, the ways to choose its cards

@@ -141,12 +141,14 @@ class AnswerCounter:
                 row[key] = row.get(key, 0) + value
         return dict(joint), self._denominator(named)
 
-    def weights(self, named: Sequence[str], sees_card: bool
+    def weights(self, named: Sequence[str], sees_card: bool, alone: bool = False
                 ) -> tuple[dict[Answer, list[int]], int]:
         """As :meth:`scaled`, each answer's weights without their envelopes (one per
-        envelope, which is all the entropy needs): envelopes alike share one weight."""
+        envelope, which is all the entropy needs): envelopes alike share one weight.
+        ``alone``: a question asked on its own walks unless the moment sums are built
+        already (building them costs about three walks; they pay off over many questions)."""
         rows: dict[Answer, list[int]] = defaultdict(list)
-        for answer, keys, value in self._rows(named, sees_card):
+        for answer, keys, value in self._rows(named, sees_card, alone):
             rows[answer] += [value] * len(keys)
         return dict(rows), self._denominator(named)
 
@@ -155,7 +157,7 @@ class AnswerCounter:
             return 1
         return _scale(len(named), self.every) * self.common * self.unit
 
-    def _rows(self, named: Sequence[str], sees_card: bool
+    def _rows(self, named: Sequence[str], sees_card: bool, alone: bool = False
               ) -> Iterator[tuple[Answer, list[tuple[str, ...]], int]]:
         """(answer, envelopes, weight in each) for every answer with weight: each envelope
         appears once per answer."""
@@ -168,7 +170,8 @@ class AnswerCounter:
         # envelope plays no part): the walk is shared by every question alike in these.
         held = tuple(card for who in self.answerers
                      for card in question.fixed_named.get(self.index[who], ()))
-        moments = self.moments() if self.use_moments and not self.every else None
+        moments = (self.moments() if self.use_moments and not self.every
+                   and not (alone and self._moments is None) else None)
         if moments is not None:
             stop = moments.stopper(
                 {who: question.fixed_named.get(self.index[who], []) for who in self.answerers})

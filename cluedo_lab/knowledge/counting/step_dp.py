@@ -1,5 +1,5 @@
-"""What both counting DPs share: classes of interchangeable cards, the memoised chain of
-steps, and the ways to take cards from classes."""
+"""What the DPs share (sweep, capacity and place): classes of interchangeable cards, the
+memoised chain of steps, and the ways to take cards from classes."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ import itertools
 import math
 import operator
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .problem import Weight
@@ -43,8 +43,10 @@ class SweepDP(StepDP[State, Move]):
 
     def __init__(self, classes: Sequence[CardClass], order: Sequence[int], caps: Sequence[int],
                  cat_caps: Sequence[dict[str, int] | None],
-                 factors: Sequence[tuple[int, frozenset[str], tuple[Weight, ...]]]):
+                 factors: Sequence[tuple[int, frozenset[str], tuple[Weight, ...]]],
+                 envelope: int | None = None):
         self.classes = list(classes)
+        self.envelope = envelope
         self.order = list(order)
         self.caps = list(caps)
         self.cat_caps = list(cat_caps)
@@ -384,3 +386,23 @@ class SweepDP(StepDP[State, Move]):
                         a + b for a, b in zip(old, carried, strict=True)]
             layer = following
         return result
+
+    # -- the counter's interface (:class:`~.counter.Counter`) ----------------------------------
+    def count(self) -> Weight:
+        return self.ways(0, self.start)
+
+    def cells(self) -> Iterator[tuple[int, int, Weight]]:
+        return ((k, self.order[step], weight)
+                for (step, k), weight in self.class_weights().items())
+
+    def envelopes(self) -> Iterable[tuple[dict[int, int], Weight]]:
+        """The sweep fills the envelope first: its choices, each times the ways to complete
+        (memoised by the count), are the distribution."""
+        if not (self.order and self.order[0] == self.envelope):
+            return [({}, self.count())]
+        # The first step's groups are the classes themselves. The count memoised every
+        # state after the envelope that can be completed: any other completes in no way.
+        as_class = [members[0] for members in self.groups[0]]
+        after = self.memo(1) if self.steps > 1 else {(0,) * len(self.groups[1]): 1}
+        return (({as_class[g]: n for g, n in taken.items()}, weight * after.get(new, 0))
+                for new, weight, taken in self.envelope_choices())

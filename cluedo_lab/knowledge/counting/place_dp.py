@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .problem import Weight
 from .step_dp import CardClass, StepDP, compositions
@@ -17,8 +17,11 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
 
     def __init__(self, classes: list[CardClass], order: list[int], caps: list[int],
                  cat_caps: list[dict[str, int] | None],
-                 factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]]):
+                 factors: list[tuple[int, frozenset[str], tuple[Weight, ...]]],
+                 envelope: int | None = None):
         self.classes = classes
+        self.start = tuple(len(k.members) for k in classes)
+        self.envelope = envelope
         self.order = order
         self.caps = caps
         self.cat_caps = cat_caps
@@ -185,6 +188,21 @@ class PlaceDP(StepDP[tuple[int, ...], dict[int, int]]):
                 if n:
                     result[(step, k)] += through * n
         return result
+
+    # -- the counter's interface (:class:`~.counter.Counter`) ----------------------------------
+    def count(self) -> Weight:
+        return self.ways(0, self.start)
+
+    def cells(self) -> Iterator[tuple[int, int, Weight]]:
+        return ((k, self.order[step], weight)
+                for (step, k), weight in self.class_weights(self.start).items())
+
+    def envelopes(self) -> Iterable[tuple[dict[int, int], Weight]]:
+        """With the envelope first: its fillings, each times the ways to complete them."""
+        if not (self.order and self.order[0] == self.envelope):
+            return [({}, self.count())]
+        return ((ks, weight * self.ways(1, new)) for new, weight, ks
+                in self.transitions(0, self.start))
 
 
 def _combine(base: dict[int, int], extra: dict[int, int]) -> dict[int, int]:
