@@ -30,7 +30,8 @@ from ..records import Record
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
-from ..rules.errors import IllegalAction
+from ..records.parse import player_name_problem
+from ..rules.errors import IllegalAction, InvalidArgument, NothingToUndo
 
 _T = TypeVar("_T")
 
@@ -73,7 +74,7 @@ class Action:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Action:
         if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or not \
-                isinstance(data.get("seat"), int):
+                type(data.get("seat")) is int:
             raise IllegalAction(f"not an action: {data!r} (needs 'kind' and 'seat')")
         rest = {k: v for k, v in data.items() if k not in ("kind", "seat")}
         return cls.make(data["kind"], data["seat"], **rest)
@@ -146,10 +147,12 @@ class Game(ABC):
         else:
             raise ValueError(f"players: a number of players or a list of names, not "
                              f"{type(players).__name__}")
-        if not all(isinstance(n, str) and n.strip() and n.isprintable() for n in names):
-            raise ValueError("players: each name is a line of text, not empty")
+        for name in names:
+            problem = player_name_problem(name)
+            if problem:
+                raise InvalidArgument(f"players: {problem}")
         if len(set(names)) != len(names):
-            raise ValueError("player names repeat")
+            raise InvalidArgument("player names repeat")
         self.names: tuple[str, ...] = tuple(names)
         self.seed = seed
         self.options = dict(options)
@@ -235,7 +238,7 @@ class Game(ABC):
     def undo(self) -> Action:
         """Take back the last action and return it: the game is exactly as it was before."""
         if not self.history:
-            raise IllegalAction("there is no action to undo")
+            raise NothingToUndo("there is no action to undo")
         action = self.history[-1]
         replay = type(self)(self.edition, self.names, self.seed, **self.options)
         for earlier in self.history[:-1]:

@@ -18,7 +18,7 @@ from typing import Any
 from ..records import ENVELOPE, Event, Record
 from ..rules import numbers
 from ..rules.edition import Card, Edition
-from ..rules.errors import Contradiction
+from ..rules.errors import Contradiction, NothingToUndo
 from . import constraints as cons
 from .conflicts import irreducible_conflict
 from .counting import MAX_STATES, Solution, solve
@@ -118,7 +118,7 @@ class Knowledge:
     def undo(self) -> Knowledge:
         """Take back the last event added with :meth:`add`."""
         if not self._history:
-            raise IndexError("nothing to undo")
+            raise NothingToUndo("nothing to undo")
         self.record, self._solution = self._history.pop()
         return self
 
