@@ -62,8 +62,8 @@ def new_game(edition: Edition | str | Variant | Mapping[str, Any],
         edition = edition.edition
     ed = edition_of(edition)
     if players is None:
-        raise ValueError(f"{ed.name} is for {ed.min_players}-{ed.max_players} players: "
-                         "say how many")
+        raise InvalidArgument(f"{ed.name} is for {ed.min_players}-{ed.max_players} players: "
+                              "say how many")
     return game_class(ed)(ed, players, seed, **options)
 
 

@@ -27,11 +27,17 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from ..records import Record
+from ..records.parse import player_name_problem
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
-from ..records.parse import player_name_problem
-from ..rules.errors import IllegalAction, InvalidArgument, NothingToUndo
+from ..rules.errors import (
+    IllegalAction,
+    InvalidArgument,
+    NothingToUndo,
+    SavedGameError,
+    WrongType,
+)
 
 _T = TypeVar("_T")
 
@@ -73,8 +79,8 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Action:
-        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or not \
-                type(data.get("seat")) is int:
+        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or \
+                type(data.get("seat")) is not int:
             raise IllegalAction(f"not an action: {data!r} (needs 'kind' and 'seat')")
         rest = {k: v for k, v in data.items() if k not in ("kind", "seat")}
         return cls.make(data["kind"], data["seat"], **rest)
@@ -145,8 +151,8 @@ class Game(ABC):
             self.edition.check_players(len(players))
             names = list(players)
         else:
-            raise ValueError(f"players: a number of players or a list of names, not "
-                             f"{type(players).__name__}")
+            raise WrongType(f"players: a number of players or a list of names, not "
+                            f"{type(players).__name__}")
         for name in names:
             problem = player_name_problem(name)
             if problem:
@@ -334,6 +340,9 @@ class Game(ABC):
         data.update(extra)
         observer = None
         if seat is not None:
+            if type(seat) is not int or not 0 <= seat < len(self.names):
+                raise InvalidArgument(f"seat: expected 0 to {len(self.names) - 1} or None, "
+                                      f"not {seat!r}")
             observer = self.names[seat]
             data["observer"] = observer
             data["hand"] = [c.id for c in self.deal.hands[seat]]
@@ -380,6 +389,9 @@ class Game(ABC):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         """Rebuild a saved game by replaying its actions from the seeded deal."""
+        missing = [k for k in ("edition", "players", "seed") if k not in data]
+        if missing:
+            raise SavedGameError(f"field {missing[0]!r}: missing")
         game = cls(data["edition"], data["players"], data["seed"], **data.get("options", {}))
         digest = data.get("deal")
         if digest is not None and digest != game.deal_digest():

@@ -19,6 +19,8 @@ from ..rules.edition import (
     DealRules,
     Edition,
     QuestionRules,
+    edition_ids,
+    is_shipped,
     load_edition,
     normalize,
 )
@@ -126,6 +128,13 @@ def custom_edition(deck: Mapping[str, Sequence[str]]) -> Edition:
         accusation=AccusationRules(), first_player="first-seat", dice=None, board=None,
         actions=(), action_hand=0, mode="standard", assumptions=(), extends=None,
         source="(record deck)")
+
+
+def _published(edition: Edition) -> bool:
+    """Whether ``edition`` follows a rule book the kit ships (a shipped edition or a variant
+    of one): its events are those of that game. A deck typed into a record, or a person's own
+    edition file, may write any observation."""
+    return is_shipped(edition) or edition.extends in edition_ids()
 
 
 def player_name_problem(name: Any) -> str | None:
@@ -246,7 +255,7 @@ class _Parser:
                 a.kind == self.ACTION_EVENTS[kind] for a in edition.actions):
             raise self.fail(f"{edition.name} has no {self.ACTION_EVENTS[kind]} action card, so "
                             f"no {kind} event", kind)
-        if kind in ("show", "reveal") and edition.id != "custom" and not (
+        if kind in ("show", "reveal") and _published(edition) and not (
                 edition.dice and edition.dice.icon_faces):
             raise self.fail(f"{edition.name} has no Clue cards, so no {kind} event", kind)
         if kind == "room_card" and not self.piles:

@@ -130,8 +130,8 @@ class Record:
     @classmethod
     def load(cls, path: str | Path) -> Record:
         """Read a record file (UTF-8 JSON, size and nesting checked before parsing)."""
-        name = Path(path).name
-        return cls.from_json(read_text(path, RecordError), name, folder=Path(path).parent)
+        text = read_text(path, RecordError)     # the path's type is checked first
+        return cls.from_json(text, Path(path).name, folder=Path(path).parent)
 
     @classmethod
     def from_json(cls, text: str, source: str = "record", *,

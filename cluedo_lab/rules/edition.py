@@ -555,7 +555,7 @@ def register_edition(edition: Edition) -> Edition:
     """Let :func:`load_edition` find ``edition`` by its id for the rest of the session, so
     games and records that name it by id work. A shipped edition's id cannot be taken."""
     if edition.id in edition_ids():
-        raise ValueError(f"{edition.id!r} is a shipped edition's id")
+        raise InvalidArgument(f"{edition.id!r} is a shipped edition's id")
     _REGISTERED[edition.id] = edition
     return edition
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import UnsafePath
+from .errors import UnsafePath, WrongType
 
 __all__ = ["MAX_FILE_BYTES", "MAX_NESTING", "MAX_DIGITS", "read_text", "parse_json",
            "parse_toml", "nesting_depth", "shown", "check_inside", "write_inside",
@@ -49,6 +49,8 @@ def shown(name: str | Path) -> str:
 
 def read_text(path: str | Path, fail: Fail, limit: int = MAX_FILE_BYTES) -> str:
     """The text of a UTF-8 file, its size checked first."""
+    if not isinstance(path, str | Path):
+        raise WrongType(f"expected the path of a file, not {path!r}")
     path = Path(path)
     name = shown(path.name)
     if "\0" in str(path):
@@ -75,6 +77,11 @@ def decode(data: bytes, name: str, fail: Fail) -> str:
     except UnicodeDecodeError as error:
         raise fail(f"{name}: not UTF-8 text (byte {error.start} is {data[error.start]:#04x}); "
                    "save it as UTF-8") from None
+
+
+def _check_text(text: Any) -> None:
+    if not isinstance(text, str):
+        raise WrongType(f"expected the text of a file (a str), not {type(text).__name__}")
 
 
 def nesting_depth(text: str, comments: bool = False) -> int:
@@ -121,6 +128,7 @@ def _too_long(digits: int, name: str, fail: Fail) -> Exception:
 def parse_json(text: str, name: str, fail: Fail) -> Any:
     """JSON data from ``text``; a syntax error is reported by line and column, a number too
     long to be meant before it is converted."""
+    _check_text(text)
     _check_nesting(text, name, fail)
 
     def integer(digits: str) -> int:
@@ -139,6 +147,7 @@ def parse_json(text: str, name: str, fail: Fail) -> Any:
 
 def parse_toml(text: str, name: str, fail: Fail) -> dict[str, Any]:
     """TOML data from ``text``; the parser's message gives the line and column."""
+    _check_text(text)
     _check_nesting(text, name, fail, comments=True)
     try:
         data = tomllib.loads(text)

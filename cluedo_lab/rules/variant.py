@@ -55,7 +55,7 @@ from .edition import (
     normalize,
     register_edition,
 )
-from .errors import CluedoLabError, EditionError
+from .errors import CluedoLabError, EditionError, InvalidArgument
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -145,7 +145,7 @@ class Variant:
         edition), else the variant's own number."""
         if players is None:
             if self.players is None:
-                raise ValueError(f"{self.name} is for {self.edition.min_players}-"
+                raise InvalidArgument(f"{self.name} is for {self.edition.min_players}-"
                                  f"{self.edition.max_players} players: say how many")
             return self.players
         self.edition.check_players(players)
