@@ -31,6 +31,7 @@ from ..records.parse import player_name_problem
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
+from ..rules.limits import check_playable
 from ..rules.errors import (
     IllegalAction,
     InvalidArgument,
@@ -153,6 +154,7 @@ class Game(ABC):
         else:
             raise WrongType(f"players: a number of players or a list of names, not "
                             f"{type(players).__name__}")
+        check_playable(self.edition, len(names))
         for name in names:
             problem = player_name_problem(name)
             if problem:

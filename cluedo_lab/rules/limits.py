@@ -15,14 +15,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .errors import EditionError
+from .errors import EditionError, InvalidArgument
 
 if TYPE_CHECKING:
     from .dice import Dice
-    from .edition import ActionCardKind
+    from .edition import ActionCardKind, Edition
 
 __all__ = ["MAX_PLAYERS", "MAX_CARDS", "MAX_CHOICES", "MAX_DICE", "MAX_SIDES",
-           "MAX_ACTION_CARDS", "MAX_EXTENDS", "check_sizes", "choices"]
+           "MAX_ACTION_CARDS", "MAX_EXTENDS", "check_sizes", "check_playable", "choices"]
 
 MAX_PLAYERS = 12
 """The most players an edition may allow."""
@@ -86,3 +86,17 @@ def check_sizes(source: str, *, players: int, sizes: list[int], items: int | Non
         if hand * players > deck:
             raise fail("actions.hand", f"{players} hands of {hand} need {hand * players} "
                        f"action cards; the deck has {deck}")
+
+
+def check_playable(edition: Edition, players: int) -> None:
+    """Refuse a game of ``players`` that the edition's own pieces cannot seat, before it is
+    dealt: with an action deck (2002), each detective holds a marker, one of the place cards."""
+    if edition.family != "card" or not edition.actions:
+        return
+    places = edition.categories[-1]
+    detectives = players - (edition.mode == "one-against-all")
+    if detectives > len(places.cards):
+        raise InvalidArgument(f"players: in {edition.name} each detective holds a marker, one "
+                              f"of its {len(places.cards)} {places.name} cards, so at most "
+                              f"{len(places.cards) + (edition.mode == 'one-against-all')} "
+                              f"play, not {players}")
