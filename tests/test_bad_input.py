@@ -671,3 +671,68 @@ def test_a_users_file_with_a_shipped_id_replaces_nothing(tmp_path, monkeypatch):
     blue = variant("same.toml", players=4)
     assert red.edition.card("rope").name == "Red Rope"
     assert blue.edition.card("rope").name == "Blue Rope"
+
+
+# -- 5: servers ---------------------------------------------------------------------------------
+
+def test_make_lab_trusts_only_the_notebooks_the_kit_wrote(tmp_path):
+    from cluedo_lab.lab.lessons import write_lessons
+    from cluedo_lab.lab.trust import trusted_paths
+    written = write_lessons(tmp_path / "lessons", student=True)
+    replaced, linked = written[1], written[2]
+    replaced.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
+                        encoding="utf-8")
+    linked.unlink()
+    linked.symlink_to(written[3])
+    (tmp_path / "lessons" / "dropped.ipynb").write_text("{}", encoding="utf-8")
+    trusted = trusted_paths(tmp_path / "lessons")
+    assert set(trusted) == set(written) - {replaced, linked}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (Path(__file__).resolve().parent.parent / ".venv" / "bin" / "voila"
+                         ).exists(), reason="needs the lab extras (voila) in .venv")
+def test_the_classroom_server_refuses_foreign_hosts_and_caps_kernels(tmp_path):
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+    root = Path(__file__).resolve().parent.parent
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "JUPYTER_PATH": str(root / "notebooks/app/share/jupyter"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path)}
+    server = subprocess.Popen(
+        [str(root / ".venv/bin/voila"), "notebooks/app/classroom.ipynb", "--template=classroom",
+         "--Voila.ip=127.0.0.1", "--Voila.config_file_paths=notebooks/app",
+         "--CappedKernelManager.max_kernels=0", f"--port={port}", "--no-browser"],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
+
+    def status(host: str) -> int:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": host})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                first = status(f"rebound.example:{port}")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail("voila did not start in 60 s")
+                time.sleep(0.5)
+        assert first == 403                            # a DNS-rebinding page is refused
+        assert status(f"localhost:{port}") == 503      # no kernel beyond the cap
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=15)

@@ -31,7 +31,6 @@ from ..records.parse import player_name_problem
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
-from ..rules.limits import check_playable
 from ..rules.errors import (
     IllegalAction,
     InvalidArgument,
@@ -39,6 +38,7 @@ from ..rules.errors import (
     SavedGameError,
     WrongType,
 )
+from ..rules.limits import check_playable
 
 _T = TypeVar("_T")
 
