@@ -19,10 +19,10 @@ from ..rules.edition import (
     DealRules,
     Edition,
     QuestionRules,
-    edition_ids,
     is_shipped,
     load_edition,
     normalize,
+    shipped_ids,
 )
 from ..rules.errors import CluedoLabError, EditionError, RecordError
 from ..rules.files import shown
@@ -134,7 +134,7 @@ def _published(edition: Edition) -> bool:
     """Whether ``edition`` follows a rule book the kit ships (a shipped edition or a variant
     of one): its events are those of that game. A deck typed into a record, or a person's own
     edition file, may write any observation."""
-    return is_shipped(edition) or edition.extends in edition_ids()
+    return is_shipped(edition) or edition.extends in shipped_ids()
 
 
 def player_name_problem(name: Any) -> str | None:

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -511,6 +511,8 @@ def _load(path: Path) -> _Loaded:
     data = _layered(path, (), stamps)
     name = shown(path.name)
     loaded = _Loaded(tuple(stamps), data, _build(data, name, _Reader(name)))
+    if path.parent == _shipped_folder() and path.stem == loaded.edition.id:
+        _SHIPPED[loaded.edition.id] = loaded.edition
     if len(_LOADED) >= _MAX_LOADED:
         _LOADED.pop(next(iter(_LOADED)))
     _LOADED[path] = loaded
@@ -532,12 +534,25 @@ def edition_data(ref: str | Path, *, directory: Path | None = None) -> dict[str,
     return copy.deepcopy(_load(_resolve(ref, directory)).data)
 
 
+_SHIPPED: dict[str, Edition] = {}
+"""The shipped editions loaded so far, by id: only files of the kit's own folder get here."""
+
+
+@cache
+def _shipped_folder() -> Path:
+    return editions_dir().resolve()
+
+
+@cache
+def shipped_ids() -> frozenset[str]:
+    """The ids of the editions the kit ships (read once)."""
+    return frozenset(edition_ids())
+
+
 def is_shipped(edition: Edition) -> bool:
     """Whether ``edition`` is one of the kit's own files (not a user's file that took one of
     their ids, and not a variant)."""
-    path = editions_dir() / f"{edition.id}.toml"
-    cached = _LOADED.get(path.resolve())
-    return cached is not None and cached.edition is edition
+    return _SHIPPED.get(edition.id) is edition
 
 
 def edition_from_dict(data: Mapping[str, Any], source: str = "(dict)") -> Edition:
@@ -567,6 +582,8 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     if isinstance(ref, str) and (len(ref) > 200 or "\0" in ref or not ref):
         raise EditionError(shown(ref[:40]) + ("..." if len(ref) > 40 else ""), "(file)",
                            "not an edition id or a file name")
+    if directory is None and ref in _ID_PATHS:
+        return _ID_PATHS[ref]                  # a shipped id: its file found once
     path = Path(ref)
     if path.suffix != ".toml" and not (isinstance(ref, str) and ID_PATTERN.match(ref)):
         raise EditionError(shown(ref), "(file)", "not an edition id, nor the path of an "
@@ -578,10 +595,17 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
             known = ", ".join(edition_ids(folder))
             raise EditionError(str(ref), "(file)", f"no such edition; known editions: {known}")
     try:
-        return path.resolve()
+        resolved = path.resolve()
     except (OSError, RuntimeError):          # a loop of symbolic links
         raise EditionError(shown(path.name), "(file)", "cannot be read (a loop of symbolic "
                            "links)") from None
+    if directory is None and isinstance(ref, str) and ref in shipped_ids():
+        _ID_PATHS[ref] = resolved
+    return resolved
+
+
+_ID_PATHS: dict[str | Path, Path] = {}
+"""The file of each shipped id asked for so far."""
 
 
 def _layered(path: Path, chain: tuple[Path, ...],
