@@ -255,9 +255,13 @@ class _Parser:
                 a.kind == self.ACTION_EVENTS[kind] for a in edition.actions):
             raise self.fail(f"{edition.name} has no {self.ACTION_EVENTS[kind]} action card, so "
                             f"no {kind} event", kind)
-        if kind in ("show", "reveal") and _published(edition) and not (
-                edition.dice and edition.dice.icon_faces):
-            raise self.fail(f"{edition.name} has no Clue cards, so no {kind} event", kind)
+        # A card is shown by a Clue card (2023); one is revealed by a Clue card or, on any
+        # board, when a false witness is proved (the false_witness house rule).
+        clue_cards = bool(edition.dice and edition.dice.icon_faces)
+        if _published(edition) and (kind == "show" and not clue_cards or
+                                     kind == "reveal" and edition.family != "board"):
+            why = "no Clue cards" if kind == "show" else "no board (no Clue cards, no witness)"
+            raise self.fail(f"{edition.name} has {why}, so no {kind} event", kind)
         if kind == "room_card" and not self.piles:
             raise self.fail(f"{edition.name} lays no card face down in a room", kind)
         if self.won is not None and not (
