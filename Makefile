@@ -25,26 +25,33 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 ## JupyterLab saves widget state in the notebooks (docs/site/overrides.json), so a notebook keeps
 ## the learner's exercise attempts for `cluedo-lab grade`.
 ## The lessons open from a working copy in $(LESSONS) (made once; a learner's work there is kept,
-## and running a lesson never changes notebooks/ in git), marked trusted so saved drawings show.
+## and running a lesson never changes notebooks/ in git). A notebook there is marked trusted (its
+## saved drawings show) only if it is byte for byte one the kit ships: one replaced or dropped
+## there is not, so its scripts do not run.
 LESSONS ?= build/lessons
 lab: $(VENV)/.lab-installed
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp docs/site/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(BIN)/cluedo-lab lessons $(LESSONS) --keep >/dev/null
-	$(BIN)/jupyter trust $(LESSONS)/*.ipynb $(LESSONS)/app/*.ipynb >/dev/null 2>&1
+	$(BIN)/python -m cluedo_lab.lab.trust $(LESSONS)
 	cd $(LESSONS) && $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) \
 		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
 
 ## make app: the classroom page (play at the table against bots, the board explorer) without
 ## code cells, served by Voila on http://127.0.0.1:$(APP_PORT) only (Ctrl-C stops it). A page
 ## closed (or left idle with no connection) for $(APP_IDLE) s has its kernel shut down, so a
-## class reloading pages does not pile up kernels. `make app CLASS=class.toml`: under a class's
-## settings (the bots and editions offered, Reveal, the engine's notepad, the number style).
+## class reloading pages does not pile up kernels; at most $(APP_KERNELS) run at once, and
+## only requests naming the local host are served (notebooks/app/voila.py). `make app
+## CLASS=class.toml`: under a class's settings (the bots and editions offered, Reveal, the
+## engine's notepad, the number style).
 APP_IDLE ?= 300
+APP_KERNELS ?= 12
 app: $(VENV)/.lab-installed
 	PYTHONHASHSEED=0 JUPYTER_PATH=notebooks/app/share/jupyter \
 		$(if $(CLASS),CLUEDO_LAB_CLASS=$(abspath $(CLASS))) $(BIN)/voila \
 		notebooks/app/classroom.ipynb --template=classroom --Voila.ip=127.0.0.1 \
+		--Voila.config_file_paths=notebooks/app \
+		--CappedKernelManager.max_kernels=$(APP_KERNELS) \
 		--port=$(APP_PORT) --no-browser \
 		--MappingKernelManager.cull_idle_timeout=$(APP_IDLE) \
 		--MappingKernelManager.cull_interval=60 --MappingKernelManager.cull_connected=False

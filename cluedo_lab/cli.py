@@ -8,6 +8,7 @@ cannot be read (a malformed record, an unknown card or place).
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 from .knowledge.engine import format_weight
 from .lab.lessons import write_lessons
 from .rules.errors import CluedoLabError, Contradiction
+from .rules.files import shown, write_file
 from .rules.numbers import MEANINGS, STYLES, chance_style_used
 
 
@@ -123,7 +125,7 @@ def _play(args: argparse.Namespace) -> int:
             data = game.to_dict()
             if data["edition"] == edition.id:
                 data["edition"] = _edition_ref(args.edition)
-            Path(args.save).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            write_file(args.save, json.dumps(data, indent=1) + "\n", CluedoLabError)
     except ValueError as error:
         print(f"cluedo-lab: {error}", file=sys.stderr)
         return 2
@@ -404,22 +406,62 @@ def _puzzle_book(args: argparse.Namespace) -> int:
     if not 1 <= args.count <= 200:
         raise CluedoLabError(f"--count: 1 to 200 puzzles, not {args.count}")
     puzzles = make_book(_levels(args.level), args.count, args.seed)
-    Path(args.out).write_text(book_html(puzzles, student=args.student), encoding="utf-8")
+    write_file(args.out, book_html(puzzles, student=args.student), CluedoLabError)
     if args.notebook:
-        notebook = book_notebook(puzzles, student=args.student)
-        Path(args.notebook).write_text(json.dumps(notebook, indent=1, ensure_ascii=False)
-                                       + "\n", encoding="utf-8")
+        write_file(args.notebook, json.dumps(book_notebook(puzzles, student=args.student),
+                                             indent=1, ensure_ascii=False) + "\n",
+                   CluedoLabError)
     print(f"{len(puzzles)} puzzles -> {args.out}"
           + (f" and {args.notebook}" if args.notebook else ""))
     return 0
 
 
+PATH_ARGUMENTS = ("record", "game", "save", "out", "notebook", "dir")
+"""Arguments that name a file or folder: an empty one is a mistake, not the current folder."""
+
+ASCII_MARKS = {"✓": "+", "·": ".", "✗": "x", "×": "x", "–": "-", "—": "-", "…": "...",
+               "→": "->", "≈": "~", "≤": "<=", "≥": ">=", "½": "1/2"}
+
+
+def _ascii_marks(error: UnicodeError) -> tuple[str, int]:
+    """An encoding error handler: the notepad's marks as ASCII look-alikes, anything else as
+    a backslash escape (a terminal that is not UTF-8 still gets a readable table)."""
+    assert isinstance(error, UnicodeEncodeError)
+    text = error.object[error.start:error.end]
+    out = "".join(ASCII_MARKS.get(c) or c.encode("ascii", "backslashreplace").decode()
+                  for c in text)
+    return out, error.end
+
+
+codecs.register_error("cluedo-lab-ascii", _ascii_marks)
+
+
+def _plain_streams() -> None:
+    """Let stdout and stderr that cannot write UTF-8 fall back to ASCII marks."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "✓·".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="cluedo-lab-ascii")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _plain_streams()
     args = parser().parse_args(argv)
+    for name in PATH_ARGUMENTS:
+        if getattr(args, name, None) == "":
+            print(f"cluedo-lab: {name}: expected a path, got an empty one", file=sys.stderr)
+            return 2
     try:
         return args.run(args)
     except Contradiction as error:
-        print(f"cluedo-lab: contradiction: {error}", file=sys.stderr)
+        # The first line says what is wrong; the explanation follows, line by line.
+        lines = str(error).split("\n")
+        print("\n".join(f"cluedo-lab: contradiction: {shown(lines[0])}" if i == 0 else
+                        shown(line) for i, line in enumerate(lines)), file=sys.stderr)
         return 1
     except CluedoLabError as error:
         print(f"cluedo-lab: {_one_line(error)}", file=sys.stderr)
@@ -430,14 +472,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as error:
-        print(f"cluedo-lab: {error.filename or ''}: {error.strerror or error}",
-              file=sys.stderr)
+        where = f"{shown(error.filename)}: " if error.filename else ""
+        print(f"cluedo-lab: {where}{shown(error.strerror or error)}", file=sys.stderr)
         return 2
 
 
 def _one_line(error: Exception) -> str:
-    """An error as one line (a conflict listing stays readable on one line too)."""
-    return " ".join(str(error).split("\n"))
+    """An error as one line (a conflict listing stays readable on one line too), any control
+    or direction character in it escaped."""
+    return shown(" ".join(str(error).split("\n")))
 
 
 if __name__ == "__main__":

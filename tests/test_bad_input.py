@@ -304,3 +304,436 @@ def test_more_workers_than_cores_are_capped(monkeypatch, capsys):
     assert main(["simulate", "--edition", "cluedo-card-game-2018", "--bots", "random,random",
                  "--games", "2", "--workers", "16"]) == 0
     assert "using 2" in capsys.readouterr().err
+
+
+# == round two (issue 32) ========================================================================
+
+MINI = Path(__file__).parent / "data" / "mini-3x3x3.toml"
+MINI_TEXT = MINI.read_text(encoding="utf-8")
+
+
+def mini_file(folder: Path, name: str = "mine.toml", old: str = "", new: str = "") -> Path:
+    """The mini test edition written into ``folder`` (with ``old`` replaced by ``new``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    text = MINI_TEXT.replace('id = "mini-3x3x3"', f'id = "{path.stem}"')
+    path.write_text(text.replace(old, new) if old else text, encoding="utf-8")
+    return path
+
+
+def mini_record(edition: object) -> dict:
+    return {"edition": edition, "players": ["Ann", "Bob", "Cy"]}
+
+
+# -- 2: no path out of its folder, no content from another file -------------------------------
+
+def test_a_variant_base_obeys_the_record_path_rules(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.toml").write_text('schema = 1\nid = "Sup3r-Secret Token 42"\n',
+                                    encoding="utf-8")
+    (tmp_path / "plain").write_text('schema = 1\nid = "Sup3r-Secret Token 42"\n',
+                                    encoding="utf-8")
+    for base in ("rec/../outside/x.toml", "plain"):
+        error = refused(mini_record({"base": base, "players": 3}), "edition")
+        assert "Sup3r" not in str(error)
+    error = refused(mini_record({"base": str(outside / "x.toml"), "players": 3}), "edition")
+    assert "Sup3r" not in str(error) and "x.toml" in str(error)
+    error = refused(mini_record(str(outside / "x.toml")), "edition", "field 'id'")
+    assert "Sup3r" not in str(error)
+
+
+def test_a_relative_edition_path_is_found_in_the_records_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "class"
+    mini_file(folder)
+    (folder / "game.json").write_text(json.dumps(mini_record("mine.toml")), encoding="utf-8")
+    (folder / "variant.json").write_text(
+        json.dumps(mini_record({"base": "mine.toml", "players": 3})), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)                  # not the record's folder
+    assert Record.load(folder / "game.json").edition.id == "mine"
+    assert Record.load(folder / "variant.json").edition.extends == "mine"
+
+
+def test_a_symbolic_link_may_not_lead_an_edition_path_out_of_the_folder(tmp_path):
+    outside = mini_file(tmp_path / "outside")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "link.toml").symlink_to(outside)
+    (folder / "game.json").write_text(json.dumps(mini_record("link.toml")), encoding="utf-8")
+    with pytest.raises(RecordError, match="out of the record's folder"):
+        Record.load(folder / "game.json")
+
+
+def test_lessons_are_never_written_through_a_symbolic_link(tmp_path):
+    from cluedo_lab.lab.lessons import write_lessons
+    outside = tmp_path / "outside.txt"
+    target = tmp_path / "lessons"
+    target.mkdir()
+    (target / "00_start_here.ipynb").symlink_to(outside)           # dangling
+    with pytest.raises(CluedoLabError, match="already holds"):
+        write_lessons(target)
+    with pytest.raises(CluedoLabError, match="symbolic link"):
+        write_lessons(target, force=True)
+    assert not outside.exists()
+    outside.write_text("mine", encoding="utf-8")
+    with pytest.raises(CluedoLabError, match="symbolic link"):
+        write_lessons(target, force=True)
+    assert outside.read_text(encoding="utf-8") == "mine"
+    assert [p.name for p in target.iterdir()] == ["00_start_here.ipynb"]   # nothing written
+    (target / "00_start_here.ipynb").unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (target / "app").symlink_to(elsewhere)
+    with pytest.raises(CluedoLabError, match="symbolic link"):
+        write_lessons(target)
+    assert list(elsewhere.iterdir()) == []
+
+
+# -- 3: numbers too long to be meant ----------------------------------------------------------
+
+@pytest.mark.parametrize("digits", [31, 4_301, 20_000])
+def test_a_huge_integer_is_refused_in_one_line(tmp_path, capsys, digits):
+    number = "7" * digits
+    with pytest.raises(RecordError, match="digits"):
+        Record.from_json('{"comment": ' + number + "}")
+    path = tmp_path / "game.json"
+    path.write_text('{"edition": "cluedo-classic-1949", "players": ' + number + "}",
+                    encoding="utf-8")
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "digits" in err
+    toml = mini_file(tmp_path, "big.toml", "year = 2024", f"year = {number}")
+    with pytest.raises(EditionError, match="digits"):
+        load_edition(toml)
+    with pytest.raises(SavedGameError, match="digits"):
+        game_from_json(re.sub(r'"seed": \d+', f'"seed": {number}', saved()))
+
+
+def test_a_records_own_deck_is_capped_before_counting():
+    from cluedo_lab.rules.limits import MAX_CARDS
+    deck = {"suspect": [f"S{i}" for i in range(MAX_CARDS)], "weapon": ["W1", "W2"]}
+    with pytest.raises(RecordError, match=f"more than {MAX_CARDS} cards"):
+        Record.from_dict({"deck": deck, "players": ["Ann", "Bob"]})
+
+
+# -- 4: every size a game enumerates is capped when the edition loads --------------------------
+
+def classic_with(**changes) -> dict:
+    data = edition_data(E49)
+    for dotted, value in changes.items():
+        table = data
+        *parents, last = dotted.split("__")
+        for key in parents:
+            table = table.setdefault(key, {})
+        table[last] = value
+    return data
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"players__min": 300_000_000, "players__max": 300_000_000}, "players.max"),
+    ({"players__max": 2 ** 62}, "players.max"),
+    ({"dice__sides": 10 ** 6}, "dice.sides"),
+    ({"dice__count": 10 ** 6}, "dice.count"),
+])
+def test_an_edition_too_big_to_play_is_refused_when_it_loads(changes, field):
+    from cluedo_lab.rules.edition import edition_from_dict
+    with pytest.raises(EditionError, match=re.escape(field) + ".*at most"):
+        edition_from_dict(classic_with(**changes), "big.toml")
+
+
+def test_a_deck_of_forty_categories_is_refused_before_a_game_lists_its_accusations():
+    from cluedo_lab.rules.edition import edition_from_dict
+    data = edition_data("cluedo-card-game-2018")
+    data["categories"] = [{"id": f"c{i}", "name": f"C{i}", "cards": [
+        {"id": f"c{i}-{j}", "name": f"Card {i}.{j}"} for j in range(2)]} for i in range(40)]
+    data["deal"]["envelope"] = {f"c{i}": 1 for i in range(40)}
+    data["question"]["items"] = 2
+    data.pop("features", None)
+    data.pop("actions", None)
+    with pytest.raises(EditionError, match="categories"):
+        edition_from_dict(data, "wide.toml")
+
+
+def test_an_action_hand_larger_than_the_action_deck_is_refused(tmp_path):
+    path = mini_file(tmp_path, "hand.toml", "hand = 1", "hand = 1000000")
+    with pytest.raises(EditionError, match=r"actions\.hand"):
+        load_edition(path)
+
+
+def test_a_long_extends_chain_is_refused_without_recursion(tmp_path):
+    mini_file(tmp_path, "base.toml")
+    for i in range(1, 1200):
+        parent = "base" if i == 1 else f"v{i - 1}"
+        (tmp_path / f"v{i}.toml").write_text(f'extends = "{parent}"\nid = "v{i}"\n',
+                                            encoding="utf-8")
+    with pytest.raises(EditionError, match="extends"):
+        load_edition(tmp_path / "v1199.toml")
+    assert load_edition(tmp_path / "v3.toml").id == "v3"          # a short chain is fine
+
+
+def test_an_assumption_about_that_is_an_array_is_refused(tmp_path):
+    mini_file(tmp_path, "base.toml")
+    path = tmp_path / "v.toml"
+    path.write_text('extends = "base"\nid = "v"\n[[assumptions]]\nabout = ["x"]\n'
+                    'choice = "c"\nsource = "s"\n', encoding="utf-8")
+    with pytest.raises(EditionError, match=r"assumptions\[0\]\.about"):
+        load_edition(path)
+
+
+def test_puzzle_with_a_bad_edition_file_is_refused_in_one_line(tmp_path, capsys):
+    path = mini_file(tmp_path, "bad.toml", "max = 5", "max = 1")
+    assert main(["puzzle", "--edition", str(path), "--kind", "envelope"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "players.max" in err
+    # Loads, but four detectives cannot each hold one of three room markers.
+    with pytest.raises(CluedoLabError, match="marker"):
+        new_game(load_edition(MINI), 4)
+    assert main(["puzzle", "--edition", str(MINI), "--kind", "chance"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "marker" in err
+
+
+# -- 7: nothing printed raw that could drive the terminal -------------------------------------
+
+@pytest.mark.parametrize("name", ["Rope\x1b]0;owned\x07", "Rope\x1b[2J", "Rope\nBob: ✓",
+                                  "\u202eepoR"])
+def test_card_and_category_names_are_printable_one_line_text(tmp_path, name):
+    path = mini_file(tmp_path, "names.toml", 'name = "Rope"', f"name = {json.dumps(name)}")
+    with pytest.raises(EditionError, match=r"cards\[0\]\.name"):
+        load_edition(path)
+    path = mini_file(tmp_path, "cats.toml", 'name = "Weapon"', f"name = {json.dumps(name)}")
+    with pytest.raises(EditionError, match=r"categories\[1\]\.name"):
+        load_edition(path)
+    with pytest.raises(RecordError, match="printable"):
+        Record.from_dict({"deck": {"weapon": [name, "Knife"], "room": ["Hall", "Study"]},
+                          "players": ["Ann", "Bob"]})
+
+
+def test_a_file_name_with_control_characters_is_escaped_in_messages(tmp_path, capsys):
+    name = "\u202egame\x1b[2J.json"
+    assert main(["solve", str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    assert "\u202e" not in err and "\x1b" not in err and "\\u202e" in err
+    assert main(["simulate", "--edition", "Ann\nBob", "--bots", "random", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Ann\\nBob" in err
+
+
+# -- 8: what no game produces is refused --------------------------------------------------------
+
+def test_clue_card_events_need_an_edition_with_clue_cards():
+    show, reveal = {"show": "Bob", "to": "Ann", "card": "Rope"}, {"reveal": "Rope", "by": "Bob"}
+    refused(classic_record(events=[{**show, "card": None}]), "no Clue cards", "show")
+    card_game = {"edition": "cluedo-card-game-2018", "players": ["Ann", "Bob", "Cy"]}
+    refused({**card_game, "events": [show]}, "no Clue cards")
+    refused({**card_game, "events": [reveal]}, "no board", "reveal")
+    # On a board a card is also revealed when a false witness is proved (a house rule).
+    assert Record.from_dict(classic_record(events=[{"reveal": "Dagger", "by": "Bob"}])).events
+
+
+@pytest.mark.parametrize("name", ["Envelope", "face-up", "Face Up", "Ann\x1b[2J"])
+def test_a_place_or_control_character_is_no_players_name(name):
+    with pytest.raises(CluedoLabError, match="player"):
+        new_game(E49, [name, "Bob", "Cy"])
+    with pytest.raises(SavedGameError, match="player"):
+        game_from_json(saved(players=[name, "Bob", "Cy"]))
+
+
+def test_a_boolean_is_not_a_seat():
+    from cluedo_lab.games.game import Action
+    from cluedo_lab.rules.errors import IllegalAction
+    with pytest.raises(IllegalAction, match="seat"):
+        Action.from_dict({"kind": "roll", "seat": True})
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--edition", E49, "--players", "3", "--save", ""],
+    ["puzzle-book", "--out", "x.html", "--notebook", "", "--count", "1"],
+    ["lessons", ""],
+])
+def test_an_empty_path_is_refused(tmp_path, monkeypatch, capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert "empty" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- 9: the API refuses with the kit's own errors ----------------------------------------------
+
+def api_calls():
+    from cluedo_lab import Dice, deal, new_game, variant
+    from cluedo_lab.bots import make_bot
+    from cluedo_lab.rules.board import load_board
+    from cluedo_lab.rules.clue_cards import load_clue_deck
+    record = Record.from_dict({"edition": E49, "players": ["Ann", "Bob", "Cy"]})
+    return {
+        "load_edition(None)": (lambda: load_edition(None), TypeError),
+        "load_edition(plain file)": (lambda: load_edition(Path(__file__)), ValueError),
+        "new_game(1949)": (lambda: new_game(E49), ValueError),
+        "new_game(1949, 'x')": (lambda: new_game(E49, "x"), TypeError),
+        "new_game(option)": (lambda: new_game(E49, 3, bogus=1), ValueError),
+        "Knowledge(model)": (lambda: Knowledge(record, model="x"), ValueError),
+        "Knowledge(None)": (lambda: Knowledge(None), TypeError),
+        "card name": (lambda: load_edition(E49).card("Banana"), KeyError),
+        "card type": (lambda: load_edition(E49).card(None), KeyError),
+        "place name": (lambda: Knowledge(record).probability("Rope", "Zed"), KeyError),
+        "hand sizes": (lambda: load_edition(E49).hand_sizes(99), ValueError),
+        "board None": (lambda: load_board(None), TypeError),
+        "clue deck None": (lambda: load_clue_deck(3), TypeError),
+        "Record.load(None)": (lambda: Record.load(None), TypeError),
+        "Record.from_json(None)": (lambda: Record.from_json(None), TypeError),
+        "game_from_json('{}')": (lambda: game_from_json("{}"), ValueError),
+        "record_for(9)": (lambda: new_game(E49, 3).record_for(9), ValueError),
+        "deal(99)": (lambda: deal(load_edition(E49), 99), ValueError),
+        "variant(None)": (lambda: variant(None), ValueError),
+        "Dice(0)": (lambda: Dice(0), ValueError),
+        "Dice.of('x')": (lambda: Dice.of("x"), TypeError),
+        "make_bot": (lambda: make_bot("nope"), ValueError),
+        "game undo": (lambda: new_game(E49, 3).undo(), IndexError),
+        "knowledge undo": (lambda: Knowledge(record).undo(), IndexError),
+    }
+
+
+@pytest.mark.parametrize("name", list(api_calls()))
+def test_the_api_refuses_with_a_kit_error_python_users_can_also_catch(name):
+    call, builtin = api_calls()[name]
+    with pytest.raises(CluedoLabError) as error:
+        call()
+    assert isinstance(error.value, builtin)
+    assert str(error.value) and not str(error.value).startswith("'")    # a message, not a repr
+
+
+def test_both_undos_raise_one_error_type():
+    from cluedo_lab.rules.errors import NothingToUndo
+    record = Record.from_dict({"edition": E49, "players": ["Ann", "Bob", "Cy"]})
+    for undo in (new_game(E49, 3).undo, Knowledge(record).undo):
+        with pytest.raises(NothingToUndo):
+            undo()
+
+
+# -- 10: messages ---------------------------------------------------------------------------------
+
+def test_a_failed_save_names_the_file(capsys):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    assert main(["play", "--edition", E49, "--players", "3", "--save", "/dev/full"]) == 2
+    err = capsys.readouterr().err
+    assert "/dev/full" in err and "No space left" in err
+
+
+def test_a_stdout_that_is_not_utf8_gets_ascii_marks(tmp_path):
+    import os
+    import subprocess
+    import sys
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(classic_record()), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "cluedo_lab.cli", "solve", str(path)],
+                          capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"},
+                          timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"Traceback" not in done.stderr
+    assert b"+ certainly there" in done.stdout
+
+
+# -- 6 and issue 35: editions loaded once, nothing loaded replaced -----------------------------
+
+def test_an_edition_file_is_read_once_and_again_when_it_changes(tmp_path):
+    path = mini_file(tmp_path)
+    first = load_edition(path)
+    assert load_edition(path) is first and load_edition(str(path)) is first
+    path.write_text(path.read_text(encoding="utf-8").replace('"Rope"', '"Silk Rope"'),
+                    encoding="utf-8")
+    assert load_edition(path).card("rope").name == "Silk Rope"
+    assert load_edition(E49) is load_edition(E49)
+
+
+def test_a_users_file_with_a_shipped_id_replaces_nothing(tmp_path, monkeypatch):
+    from cluedo_lab import variant
+    from cluedo_lab.rules.variant import spec_of
+    shipped = variant(E49, players=4)
+    source = Path(__file__).parent.parent / "data" / "editions" / f"{E49}.toml"
+    mine = tmp_path / "mine.toml"
+    mine.write_text(source.read_text(encoding="utf-8").replace('"Rope"', '"Skipping Rope"'),
+                    encoding="utf-8")
+    theirs = variant(str(mine), players=4)
+    assert theirs.id != shipped.id
+    assert load_edition(shipped.id).card("rope").name == "Rope"
+    assert spec_of(load_edition(shipped.id)) == {"base": E49, "players": 4}
+    assert load_edition(E49).card("rope").name == "Rope"
+    # The base is read from the file the path names now: after a chdir, another file.
+    for folder, rope in (("a", "Red Rope"), ("b", "Blue Rope")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "same.toml").write_text(
+            source.read_text(encoding="utf-8").replace('"Rope"', f'"{rope}"'), encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "a")
+    red = variant("same.toml", players=4)
+    monkeypatch.chdir(tmp_path / "b")
+    blue = variant("same.toml", players=4)
+    assert red.edition.card("rope").name == "Red Rope"
+    assert blue.edition.card("rope").name == "Blue Rope"
+
+
+# -- 5: servers ---------------------------------------------------------------------------------
+
+def test_make_lab_trusts_only_the_notebooks_the_kit_wrote(tmp_path):
+    from cluedo_lab.lab.lessons import write_lessons
+    from cluedo_lab.lab.trust import trusted_paths
+    written = write_lessons(tmp_path / "lessons", student=True)
+    replaced, linked = written[1], written[2]
+    replaced.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
+                        encoding="utf-8")
+    linked.unlink()
+    linked.symlink_to(written[3])
+    (tmp_path / "lessons" / "dropped.ipynb").write_text("{}", encoding="utf-8")
+    trusted = trusted_paths(tmp_path / "lessons")
+    assert set(trusted) == set(written) - {replaced, linked}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (Path(__file__).resolve().parent.parent / ".venv" / "bin" / "voila"
+                         ).exists(), reason="needs the lab extras (voila) in .venv")
+def test_the_classroom_server_refuses_foreign_hosts_and_caps_kernels(tmp_path):
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+    root = Path(__file__).resolve().parent.parent
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "JUPYTER_PATH": str(root / "notebooks/app/share/jupyter"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path)}
+    server = subprocess.Popen(
+        [str(root / ".venv/bin/voila"), "notebooks/app/classroom.ipynb", "--template=classroom",
+         "--Voila.ip=127.0.0.1", "--Voila.config_file_paths=notebooks/app",
+         "--CappedKernelManager.max_kernels=0", f"--port={port}", "--no-browser"],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
+
+    def status(host: str) -> int:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": host})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                first = status(f"rebound.example:{port}")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail("voila did not start in 60 s")
+                time.sleep(0.5)
+        assert first == 403                            # a DNS-rebinding page is refused
+        assert status(f"localhost:{port}") == 503      # no kernel beyond the cap
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=15)

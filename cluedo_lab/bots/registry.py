@@ -12,6 +12,7 @@ from typing import TypeAlias
 
 from ..games.game import Game
 from ..games.loop import Player
+from ..rules.errors import InvalidArgument
 from .explorer import ExplorerBot
 from .quick_detectives import QuickDetective
 from .strategies import STRATEGIES
@@ -48,8 +49,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     name, at, param = spec.strip().partition("@")
     cls = BOTS.get(name)
     if cls is None:
-        raise ValueError(f"no bot {name!r}; bots: {', '.join(BOTS)} (a threshold may follow "
-                         "@, as in detective@0.8)")
+        raise InvalidArgument(f"no bot {name!r}; bots: {', '.join(BOTS)} (a threshold may "
+                              "follow @, as in detective@0.8)")
     if not at:
         return cls(seed)
     if name not in _THRESHOLDED:

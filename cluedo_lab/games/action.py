@@ -42,8 +42,8 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Action:
-        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or not \
-                isinstance(data.get("seat"), int):
+        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or \
+                type(data.get("seat")) is not int:      # a bool is an int, but no seat
             raise IllegalAction(f"not an action: {data!r} (needs 'kind' and 'seat')")
         rest = {k: v for k, v in data.items() if k not in ("kind", "seat")}
         return cls.make(data["kind"], data["seat"], **rest)

@@ -89,6 +89,7 @@ from typing import Any, ClassVar
 from ..rules.board import Board, walk_of
 from ..rules.dice import Dice
 from ..rules.edition import ACCUSE_WHEN, SPARE_PIECES, Edition, load_edition, normalize
+from ..rules.errors import InvalidArgument
 from .board_accusations import BoardAccusations
 from .board_actions import make, moves
 from .board_clues import BoardClueCards
@@ -136,7 +137,8 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
                  **options: Any):
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
-            raise ValueError(f"unknown option {unknown[0]!r}; options: {', '.join(OPTIONS)}")
+            raise InvalidArgument(f"unknown option {unknown[0]!r}; options: "
+                                  f"{', '.join(OPTIONS)}")
         super().__init__(_edition(edition), players, seed, **options)
 
     def setup(self) -> None:

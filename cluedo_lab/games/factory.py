@@ -11,7 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rules.edition import Edition
-from ..rules.errors import CluedoLabError, EditionError, SavedGameError
+from ..rules.errors import (
+    CluedoLabError,
+    EditionError,
+    InvalidArgument,
+    SavedGameError,
+    UnknownName,
+    WrongType,
+)
 from ..rules.files import parse_json
 from ..rules.variant import Variant, VariantError, board_support, variant_from_dict
 from .board_game import BoardGame
@@ -55,8 +62,8 @@ def new_game(edition: Edition | str | Variant | Mapping[str, Any],
         edition = edition.edition
     ed = edition_of(edition)
     if players is None:
-        raise ValueError(f"{ed.name} is for {ed.min_players}-{ed.max_players} players: "
-                         "say how many")
+        raise InvalidArgument(f"{ed.name} is for {ed.min_players}-{ed.max_players} players: "
+                              "say how many")
     return game_class(ed)(ed, players, seed, **options)
 
 
@@ -110,6 +117,8 @@ def game_from_json(text: str, source: str = "saved game") -> Game:
             raise ValueError(f"field 'game': {data['game']!r}, but {edition.name} is a "
                              f"{cls.family} game")
         return cls.from_dict(data)
+    except (InvalidArgument, UnknownName, WrongType) as error:   # from the file's values
+        raise fail(str(error)) from None
     except CluedoLabError:
         raise                   # the kit's own errors already say what and where
     except (ValueError, TypeError, KeyError) as error:

@@ -27,10 +27,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from ..records import Record
+from ..records.parse import player_name_problem
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
 from ..rules.edition import Card, Edition, load_edition
-from ..rules.errors import IllegalAction
+from ..rules.errors import (
+    IllegalAction,
+    InvalidArgument,
+    NothingToUndo,
+    SavedGameError,
+    WrongType,
+)
+from ..rules.limits import check_playable
 from .action import Action
 from .loop import LIMIT, Player, run
 
@@ -93,12 +101,15 @@ class Game(ABC):
             self.edition.check_players(len(players))
             names = list(players)
         else:
-            raise ValueError(f"players: a number of players or a list of names, not "
-                             f"{type(players).__name__}")
-        if not all(isinstance(n, str) and n.strip() and n.isprintable() for n in names):
-            raise ValueError("players: each name is a line of text, not empty")
+            raise WrongType(f"players: a number of players or a list of names, not "
+                            f"{type(players).__name__}")
+        check_playable(self.edition, len(names))
+        for name in names:
+            problem = player_name_problem(name)
+            if problem:
+                raise InvalidArgument(f"players: {problem}")
         if len(set(names)) != len(names):
-            raise ValueError("player names repeat")
+            raise InvalidArgument("player names repeat")
         self.names: tuple[str, ...] = tuple(names)
         self.seed = seed
         self.options = dict(options)
@@ -197,7 +208,7 @@ class Game(ABC):
     def undo(self) -> Action:
         """Take back the last action and return it: the game is exactly as it was before."""
         if not self.history:
-            raise IllegalAction("there is no action to undo")
+            raise NothingToUndo("there is no action to undo")
         action = self.history[-1]
         replay = type(self)(self.edition, self.names, self.seed, **self.options)
         for earlier in self.history[:-1]:
@@ -286,6 +297,9 @@ class Game(ABC):
         data.update(extra)
         observer = None
         if seat is not None:
+            if type(seat) is not int or not 0 <= seat < len(self.names):
+                raise InvalidArgument(f"seat: expected 0 to {len(self.names) - 1} or None, "
+                                      f"not {seat!r}")
             observer = self.names[seat]
             data["observer"] = observer
             data["hand"] = [c.id for c in self.deal.hands[seat]]
@@ -332,6 +346,9 @@ class Game(ABC):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         """Rebuild a saved game by replaying its actions from the seeded deal."""
+        missing = [k for k in ("edition", "players", "seed") if k not in data]
+        if missing:
+            raise SavedGameError(f"field {missing[0]!r}: missing")
         game = cls(data["edition"], data["players"], data["seed"], **data.get("options", {}))
         digest = data.get("deal")
         if digest is not None and digest != game.deal_digest():

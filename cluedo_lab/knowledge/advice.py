@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..rules.edition import Card
+from ..rules.errors import UnknownName
 from . import constraints as cons
 from .counting.answers import AnswerCounter
 from .engine import Knowledge
@@ -157,7 +158,7 @@ class _Advisor:
         if self.asker is None:
             raise ValueError("give the asker: a public record has no observer")
         if self.asker not in self.record.player_names:
-            raise KeyError(f"{self.asker!r} is not a player")
+            raise UnknownName(f"{self.asker!r} is not a player")
         self.every = knowledge.edition.question.answer == "every-who-can"
         self.problem = cons.problem(self.record, knowledge.constraints())
         self.total = knowledge.consistent_deals

@@ -18,7 +18,13 @@ from typing import Any, TypeVar, cast
 from ..records import ENVELOPE, Event, Record
 from ..rules import numbers
 from ..rules.edition import Card, Edition
-from ..rules.errors import Contradiction
+from ..rules.errors import (
+    Contradiction,
+    InvalidArgument,
+    NothingToUndo,
+    UnknownName,
+    WrongType,
+)
 from . import constraints as cons
 from .conflicts import irreducible_conflict
 from .counting import MAX_STATES, Solution, solve
@@ -41,9 +47,12 @@ class Knowledge:
 
     def __init__(self, record: Record, model: str = "uniform",
                  max_states: int | None = MAX_STATES):
+        if not isinstance(record, Record):
+            raise WrongType(f"Knowledge reads a Record (Record.load, Record.from_dict), not "
+                            f"{type(record).__name__}")
         if model not in cons.MODELS:
-            raise ValueError(f"unknown observation model {model!r}; expected one of "
-                             f"{cons.MODELS}")
+            raise InvalidArgument(f"unknown observation model {model!r}; expected one of "
+                                  f"{cons.MODELS}")
         self.model = model
         self.max_states = max_states
         self._by_event: tuple[Record, dict[int, list[cons.Constraint]]] | None = None
@@ -122,7 +131,7 @@ class Knowledge:
     def undo(self) -> Knowledge:
         """Take back the last event added with :meth:`add`."""
         if not self._history:
-            raise IndexError("nothing to undo")
+            raise NothingToUndo("nothing to undo")
         self.record, self._solution = self._history.pop()
         self._derived.clear()
         return self
@@ -160,7 +169,7 @@ class Knowledge:
 
     def _place(self, place: str) -> str:
         if place not in self.places:
-            raise KeyError(f"no place {place!r}; places are {list(self.places)}")
+            raise UnknownName(f"no place {place!r}; places are {list(self.places)}")
         return place
 
     def probability(self, card: str | Card, place: str) -> Fraction:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import ast
 import io
 import json
+import os
 import tokenize
 from pathlib import Path
 from typing import Any
 
 from ..rules.data import lessons_dir
 from ..rules.errors import CluedoLabError
+from ..rules.files import check_inside, write_inside
 
 __all__ = ["lesson_paths", "app_files", "cell_tags", "student_copy", "hide_answers",
            "sealed_texts", "write_lessons", "EXERCISE", "SOLUTION", "HINT", "CLASSROOM_TEMPLATE"]
@@ -183,24 +185,22 @@ def write_lessons(target: Path, *, student: bool = False, force: bool = False,
     Returns the notebooks written."""
     root = source or lessons_dir()
     names = lesson_paths(root)
-    clashes = [n for n in names if (target / n).exists()]
+    clashes = [n for n in names if os.path.lexists(target / n)]
     if keep:
         names = [n for n in names if n not in clashes]
     elif clashes and not force:
         raise CluedoLabError(f"{target} already holds {len(clashes)} of the lessons "
                              f"({clashes[0]}, ...); pass --force to overwrite them")
+    extras = [n for n in app_files(root) if not (keep and os.path.lexists(target / n))]
+    for name in (*names, *extras):  # no symbolic link on the way: refused before writing
+        check_inside(target, name)
     written = []
     for name in names:
         text = (root / name).read_text(encoding="utf-8")
         if student:
             text = json.dumps(student_copy(json.loads(text)), indent=1, ensure_ascii=False)
             text += "\n"
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        (target / name).write_text(text, encoding="utf-8")
-        written.append(target / name)
-    for name in app_files(root):   # the template follows its notebook, as the kit ships it
-        if (target / name).exists() and keep:
-            continue
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        (target / name).write_bytes((root / name).read_bytes())
+        written.append(write_inside(target, name, text.encode("utf-8"), replace=True))
+    for name in extras:   # the template follows its notebook, as the kit ships it
+        write_inside(target, name, (root / name).read_bytes(), replace=True)
     return written

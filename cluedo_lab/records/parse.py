@@ -19,10 +19,14 @@ from ..rules.edition import (
     DealRules,
     Edition,
     QuestionRules,
+    is_shipped,
     load_edition,
     normalize,
+    shipped_ids,
 )
-from ..rules.errors import EditionError, RecordError
+from ..rules.errors import CluedoLabError, EditionError, RecordError
+from ..rules.files import shown
+from ..rules.limits import MAX_CARDS
 from ..rules.variant import variant_from_dict
 from .events import (
     ENVELOPE,
@@ -44,16 +48,57 @@ SETUP_KEYS = {"edition", "deck", "players", "observer", "hand", "face_up", "face
               "fugitive", "events", "comment"}
 
 
-def parse_record(data: Mapping[str, Any], edition: Edition | None = None) -> Record:
+def parse_record(data: Mapping[str, Any], edition: Edition | None = None,
+                 folder: Path | None = None) -> Record:
     """``data`` checked and read into a record (``data`` is kept, not copied). ``edition``:
-    the edition ``data`` names, already loaded."""
-    return _Parser(data, edition).record()
+    the edition ``data`` names, already loaded. ``folder``: where the record's file is; an
+    edition file it names by a relative path is found there, and must stay inside it."""
+    return _Parser(data, edition, folder).record()
+
+
+def edition_path(ref: str, folder: Path | None) -> Path:
+    """The edition file a record names by ``ref``: a ``.toml`` path, relative to the record's
+    ``folder`` (the working folder for a record made in Python) and never out of it, not even
+    by a symbolic link; or absolute (``play --save`` writes the path of the file it played)."""
+    path = Path(ref)
+    if path.suffix != ".toml" or ".." in path.parts:
+        raise RecordError("expected an edition id, or the path of an edition's .toml file "
+                          "(a record may not climb out of its folder with '..')", field="edition")
+    if path.is_absolute():
+        return path
+    home = (folder or Path.cwd()).resolve()
+    try:
+        resolved = (home / path).resolve()
+    except (OSError, RuntimeError):
+        raise RecordError(f"{shown(ref)}: cannot be read (a loop of symbolic links)",
+                          field="edition") from None
+    if not resolved.is_relative_to(home):
+        raise RecordError(f"{shown(ref)} leads out of the record's folder (through a "
+                          "symbolic link); name the edition file by its absolute path",
+                          field="edition")
+    return resolved
+
+
+def load_named_edition(path: Path) -> Edition:
+    """The edition in the file a record names. A record may come from anyone, so a refusal
+    names the file and the field but quotes nothing from the file: loading it directly
+    (``load_edition``, ``cluedo-lab play --edition FILE``) says the rest."""
+    try:
+        return load_edition(path)
+    except EditionError as error:
+        if error.field == "(file)":
+            raise RecordError(str(error), field="edition") from None
+        raise RecordError(f"{shown(path.name)}: field '{error.field}' is not valid; load the "
+                          "edition file itself to see why", field="edition") from None
 
 
 def custom_edition(deck: Mapping[str, Sequence[str]]) -> Edition:
     """An edition for a deck typed into a record: classic rules over the given categories."""
     if not isinstance(deck, Mapping) or not deck:
         raise RecordError("expected a table of categories to card names", field="deck")
+    if sum(len(names) if isinstance(names, list) else 0 for names in deck.values()) > MAX_CARDS:
+        raise RecordError(f"more than {MAX_CARDS} cards: the kit counts deals of decks up to "
+                          f"{MAX_CARDS} cards", field="deck")
     categories = []
     seen: set[str] = set()
     for category, names in deck.items():
@@ -61,9 +106,15 @@ def custom_edition(deck: Mapping[str, Sequence[str]]) -> Edition:
                 isinstance(n, str) and n for n in names):
             raise RecordError(f"category {category!r}: expected at least two card names",
                               field="deck")
+        for text in (category, *names):
+            if not text.isprintable():
+                raise RecordError(f"{text!r}: a category or card name is one line of "
+                                  "printable text", field="deck")
         cards = []
         for name in names:
             key = normalize(name)
+            if not key:
+                raise RecordError(f"{name!r} has no letters or digits", field="deck")
             if key in seen:
                 raise RecordError(f"duplicate card {name!r}", field="deck")
             seen.add(key)
@@ -79,12 +130,34 @@ def custom_edition(deck: Mapping[str, Sequence[str]]) -> Edition:
         source="(record deck)")
 
 
+def _published(edition: Edition) -> bool:
+    """Whether ``edition`` follows a rule book the kit ships (a shipped edition or a variant
+    of one): its events are those of that game. A deck typed into a record, or a person's own
+    edition file, may write any observation."""
+    return is_shipped(edition) or edition.extends in shipped_ids()
+
+
+def player_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be a player's name (in a record, a game or a saved game), or
+    None: a name is one line of printable text, and not one of the places cards lie in."""
+    if not isinstance(name, str) or not name.strip():
+        return "a player's name cannot be empty"
+    if normalize(name) in (normalize(ENVELOPE), normalize(FACE_UP)):
+        return (f"{name!r} cannot be a player's name: 'envelope' and 'face-up' are places, "
+                "not player names")
+    if not name.isprintable():
+        return f"{name!r} cannot be a player's name: a name is one line of printable text"
+    return None
+
+
 class _Parser:
-    def __init__(self, data: Mapping[str, Any], edition: Edition | None = None):
+    def __init__(self, data: Mapping[str, Any], edition: Edition | None = None,
+                 folder: Path | None = None):
         if not isinstance(data, Mapping):
             raise RecordError("a record is a JSON object")
         self.data = data
         self.loaded = edition
+        self.folder = folder
         self.position: int | None = None
 
     @property
@@ -182,6 +255,13 @@ class _Parser:
                 a.kind == self.ACTION_EVENTS[kind] for a in edition.actions):
             raise self.fail(f"{edition.name} has no {self.ACTION_EVENTS[kind]} action card, so "
                             f"no {kind} event", kind)
+        # A card is shown by a Clue card (2023); one is revealed by a Clue card or, on any
+        # board, when a false witness is proved (the false_witness house rule).
+        clue_cards = bool(edition.dice and edition.dice.icon_faces)
+        if _published(edition) and (kind == "show" and not clue_cards or
+                                     kind == "reveal" and edition.family != "board"):
+            why = "no Clue cards" if kind == "show" else "no board (no Clue cards, no witness)"
+            raise self.fail(f"{edition.name} has {why}, so no {kind} event", kind)
         if kind == "room_card" and not self.piles:
             raise self.fail(f"{edition.name} lays no card face down in a room", kind)
         if self.won is not None and not (
@@ -211,21 +291,25 @@ class _Parser:
             return custom_edition(data["deck"])
         if isinstance(data["edition"], Mapping):
             # A variant written into the record: {"base": <edition id>, <option>: ...}.
+            spec = dict(data["edition"])
+            base = spec.get("base")
+            if isinstance(base, str) and not ID_PATTERN.match(base):
+                path = edition_path(base, self.folder)
+                load_named_edition(path)                # refused without quoting the file
+                spec["base"] = str(path)
             try:
-                return variant_from_dict(data["edition"]).edition
-            except (EditionError, ValueError, TypeError) as error:
+                return variant_from_dict(spec).edition
+            except CluedoLabError as error:
                 raise self.fail(str(error), "edition") from None
         if not isinstance(data["edition"], str):
             raise self.fail("expected an edition id or path, or a variant "
                             "{\"base\": <edition id>, ...}", "edition")
-        if not ID_PATTERN.match(data["edition"]) and (
-                not data["edition"].endswith(".toml") or ".." in Path(data["edition"]).parts):
-            raise self.fail("expected an edition id, or the path of an edition's .toml file "
-                            "(a record may not climb out of its folder with '..')", "edition")
-        try:
-            return load_edition(data["edition"])
-        except EditionError as error:
-            raise self.fail(str(error), "edition") from None
+        if ID_PATTERN.match(data["edition"]):
+            try:
+                return load_edition(data["edition"])
+            except EditionError as error:
+                raise self.fail(str(error), "edition") from None
+        return load_named_edition(edition_path(data["edition"], self.folder))
 
     def _players(self) -> tuple[Player, ...]:
         raw = self.data.get("players")
@@ -245,14 +329,9 @@ class _Parser:
         if len({p["name"] for p in names}) != len(names):
             raise self.fail("player names repeat", "players")
         for p in names:
-            if not p["name"].strip():
-                raise self.fail("a player's name cannot be empty", "players")
-            if normalize(p["name"]) in (normalize(ENVELOPE), normalize(FACE_UP)):
-                raise self.fail(f"{p['name']!r} cannot be a player's name: 'envelope' and "
-                                "'face-up' are places, not player names", "players")
-            if not p["name"].isprintable():
-                raise self.fail(f"{p['name']!r} cannot be a player's name: a name is one line "
-                                "of printable text", "players")
+            problem = player_name_problem(p["name"])
+            if problem:
+                raise self.fail(problem, "players")
         if self.edition.id != "custom" and "fugitive" not in self.data:
             try:
                 self.edition.check_players(len(names))

@@ -130,23 +130,25 @@ class Record:
     @classmethod
     def load(cls, path: str | Path) -> Record:
         """Read a record file (UTF-8 JSON, size and nesting checked before parsing)."""
-        name = Path(path).name
-        return cls.from_json(read_text(path, RecordError), name)
+        text = read_text(path, RecordError)     # the path's type is checked first
+        return cls.from_json(text, Path(path).name, folder=Path(path).parent)
 
     @classmethod
-    def from_json(cls, text: str, source: str = "record") -> Record:
-        return cls.from_dict(parse_json(text, source, RecordError))
+    def from_json(cls, text: str, source: str = "record", *,
+                  folder: Path | None = None) -> Record:
+        return cls.from_dict(parse_json(text, source, RecordError), folder=folder)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], edition: Edition | None = None, *,
-                  fresh: bool = False) -> Record:
+                  fresh: bool = False, folder: Path | None = None) -> Record:
         """Parse and validate; the record keeps its own copy, so later changes to ``data``
         do not reach it. ``edition``: the edition ``data`` names, already loaded (a game
         passes its own: reading the edition again costs more than the rest of a parse).
         ``fresh=True`` skips the copy, for data made for this call and not kept (a game's
-        ``record_for``): bots and checks parse a record after every event."""
+        ``record_for``): bots and checks parse a record after every event. ``folder``: the
+        record file's folder, where an edition file it names by a relative path lies."""
         from .parse import parse_record  # parse builds Records: imported when first needed
-        return parse_record(data if fresh else copy.deepcopy(data), edition)
+        return parse_record(data if fresh else copy.deepcopy(data), edition, folder)
 
     def __repr__(self) -> str:
         who = f"observer {self.observer!r}" if self.observer else "public"

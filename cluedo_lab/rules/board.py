@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from .data import boards_dir
 from .dice import DiceLike, total_distribution
-from .errors import EditionError
-from .files import read_text
+from .errors import EditionError, InvalidArgument, WrongType
+from .files import read_text, shown
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -136,20 +136,21 @@ class Board:
                 return where
             if where in self.starts:
                 return self.starts[where]
-            raise ValueError(f"{self.id}: {where!r} is neither a room ({', '.join(self.rooms)}) "
-                             f"nor a suspect with a start square ({', '.join(self.starts)})")
+            raise InvalidArgument(f"{self.id}: {where!r} is neither a room "
+                                  f"({', '.join(self.rooms)}) nor a suspect with a start "
+                                  f"square ({', '.join(self.starts)})")
         square = _square(where)
         if square in self.corridors:
             return square
         room = self.room_at(square)
         if room is not None:
             return room
-        raise ValueError(f"{self.id}: square {square} is {self.kind(square)}, not a place a "
+        raise InvalidArgument(f"{self.id}: square {square} is {self.kind(square)}, not a place a "
                          "piece can stand")
 
     def _check_room(self, room: str) -> None:
         if room not in self.room_squares:
-            raise ValueError(f"{self.id} has no room {room!r}; rooms: {', '.join(self.rooms)}")
+            raise InvalidArgument(f"{self.id} has no room {room!r}; rooms: {', '.join(self.rooms)}")
 
     @cached_property
     def _room_of(self) -> dict[Square, str]:
@@ -175,7 +176,7 @@ def _square(value: Any) -> Square:
     if (isinstance(value, tuple | list) and len(value) == 2
             and all(type(v) is int for v in value)):
         return (value[0], value[1])
-    raise ValueError(f"expected a square (row, col), a room id or a suspect id, got {value!r}")
+    raise InvalidArgument(f"expected a square (row, col), a room id or a suspect id, got {value!r}")
 
 
 def _blocked_squares(board: Board, blocked: Iterable[Node]) -> frozenset[Square]:
@@ -334,7 +335,7 @@ def reachable_rooms(board: Board, square_or_room: Node, steps: int,
     re-entering a room in one turn.
     """
     if steps < 0:
-        raise ValueError(f"steps must be >= 0, got {steps}")
+        raise InvalidArgument(f"steps must be >= 0, got {steps}")
     return tuple(r for r, d in room_distances(board, square_or_room, blocked).items()
                  if d <= steps)
 
@@ -388,7 +389,7 @@ def expected_turns_to_reach(board: Board, position: Node, room: str,
             if rest is not None:
                 options.append(1 + rest)
     if not options:
-        raise ValueError(f"{board.id}: {room} cannot be reached from {position!r}")
+        raise InvalidArgument(f"{board.id}: {room} cannot be reached from {position!r}")
     return min(options)
 
 
@@ -414,9 +415,16 @@ def board_ids(directory: Path | None = None) -> list[str]:
     return sorted(p.stem for p in (directory or boards_dir()).glob("*.txt"))
 
 
+MAX_SIDE = 100
+"""The most rows, and squares in a row, of a board (the classic board is 24 x 25)."""
+
+
 def load_board(id_or_path: str | Path) -> Board:
     """Load a board by id (``"classic-24x25"``) or by the path of its ``.txt`` file."""
-    if isinstance(id_or_path, str) and len(id_or_path) > 200:
+    if not isinstance(id_or_path, str | Path):
+        raise WrongType(f"a board is named by its id or the path of its file, not "
+                        f"{id_or_path!r}")
+    if isinstance(id_or_path, str) and (len(id_or_path) > 200 or "\0" in id_or_path):
         raise EditionError(id_or_path[:40] + "...", "(file)", "not a board id or a file name")
     path = Path(id_or_path)
     if path.suffix != ".txt" and not path.is_file():
@@ -424,8 +432,10 @@ def load_board(id_or_path: str | Path) -> Board:
         if not path.is_file():
             raise EditionError(str(id_or_path), "(file)",
                                f"no such board; known boards: {', '.join(board_ids())}")
+    name = shown(path.name)
+
     def fail(problem: str) -> EditionError:
-        return EditionError(path.name, "(file)", problem.removeprefix(f"{path.name}: "))
+        return EditionError(name, "(file)", problem.removeprefix(f"{name}: "))
     return _parse(read_text(path, fail), path.name, path.stem)
 
 
@@ -500,6 +510,9 @@ def _parse(text: str, source: str, stem: str) -> Board:
         return f"grid line {first_line + square[0]}"
 
     width = len(body[0])
+    if len(body) > MAX_SIDE or width > MAX_SIDE:
+        raise fail("[grid]", f"{len(body)} rows of {width} squares; a board has at most "
+                             f"{MAX_SIDE} of each (movement looks at every square)")
     for row, line in enumerate(body):
         if len(line) != width:
             raise fail(at((row, 0)), f"row {row} has {len(line)} squares but row 0 has {width}; "

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from .data import clue_deck_path
-from .errors import EditionError
-from .files import parse_toml, read_text
+from .errors import EditionError, WrongType
+from .files import parse_toml, read_text, shown
 
 KINDS: dict[str, str] = {
     "show-me": "the drawer picks another player, who secretly shows them a card of their choice",
@@ -75,10 +75,16 @@ class ClueDeck:
         return f"ClueDeck({self.name!r}, {len(self)} cards)"
 
 
+MAX_CLUE_CARDS = 500
+"""The most Clue cards in a deck (the 2023 deck has 34): the game shuffles them all."""
+
+
 def load_clue_deck(path: str | Path | None = None) -> ClueDeck:
     """Load and check a Clue-card deck (default: the kit's 2023 deck)."""
+    if path is not None and not isinstance(path, str | Path):
+        raise WrongType(f"a Clue-card deck is the path of its file, not {path!r}")
     path = Path(path) if path is not None else clue_deck_path()
-    source = path.name
+    source = shown(path.name)
     def fail(problem: str) -> EditionError:
         return EditionError(source, "(file)", problem.removeprefix(f"{source}: "))
     return parse_clue_deck(parse_toml(read_text(path, fail), source, fail), source)
@@ -101,8 +107,9 @@ def parse_clue_deck(raw: dict[str, Any], source: str = "(deck)") -> ClueDeck:
             raise fail(key, "missing or empty: expected a string")
         texts[key] = value
     total = raw.get("total")
-    if type(total) is not int or total < 1:
-        raise fail("total", f"expected a whole number of cards >= 1, got {total!r}")
+    if type(total) is not int or not 1 <= total <= MAX_CLUE_CARDS:
+        raise fail("total", f"expected a whole number of cards >= 1 and <= {MAX_CLUE_CARDS}, "
+                   f"got {total!r}")
     items = raw.get("cards")
     if not isinstance(items, list) or not items:
         raise fail("cards", "expected at least one [[cards]] entry")
@@ -118,11 +125,15 @@ def parse_clue_deck(raw: dict[str, Any], source: str = "(deck)") -> ClueDeck:
         if kind not in KINDS:
             raise fail(f"{where}.kind", f"expected one of {list(KINDS)}, got {kind!r}")
         count = item.get("count")
-        if type(count) is not int or count < 1:
-            raise fail(f"{where}.count", f"expected a whole number >= 1, got {count!r}")
+        if type(count) is not int or not 1 <= count <= MAX_CLUE_CARDS:
+            raise fail(f"{where}.count", f"expected a whole number >= 1 and <= "
+                       f"{MAX_CLUE_CARDS}, got {count!r}")
         for key in ("title", "text"):
             if not isinstance(item.get(key), str) or not item[key].strip():
                 raise fail(f"{where}.{key}", "missing or empty: expected a string")
+            if not all(line.isprintable() for line in item[key].split("\n")):
+                raise fail(f"{where}.{key}", "expected printable text, without control or "
+                           "direction characters")
         if any(k.title == item["title"] for k in kinds):
             raise fail(f"{where}.title", f"{item['title']!r} is used twice")
         kinds.append(ClueCard(kind, count, item["title"], item["text"]))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .edition import Card, Edition
+from .errors import InvalidArgument
 
 ENVELOPE = "envelope"
 FACE_UP = "face-up"
@@ -77,22 +78,23 @@ def deal(edition: Edition, players: int, seed: int | None = None,
             chosen += pile[: edition.deal.envelope[category.id]]
     else:
         if isinstance(envelope, str | Card):
-            raise ValueError("give the envelope as a list of cards, e.g. ['Plum', 'Rope', 'Hall']")
+            raise InvalidArgument("give the envelope as a list of cards, e.g. ['Plum', 'Rope', "
+                                  "'Hall']")
         chosen = []
         for given in envelope:
             try:
                 card = edition.card(given)
             except KeyError:
-                raise ValueError(f"{edition.name} has no card {given!r}") from None
+                raise InvalidArgument(f"{edition.name} has no card {given!r}") from None
             if card not in edition.cards:
-                raise ValueError(f"{card.name} is not a card of {edition.name}")
+                raise InvalidArgument(f"{card.name} is not a card of {edition.name}")
             if card in chosen:
-                raise ValueError(f"{card.name} is named twice for the envelope")
+                raise InvalidArgument(f"{card.name} is named twice for the envelope")
             chosen.append(card)
         for category in edition.categories:
             count = sum(1 for c in chosen if c.category == category.id)
             if count != edition.deal.envelope[category.id]:
-                raise ValueError(f"the envelope needs {edition.deal.envelope[category.id]} "
+                raise InvalidArgument(f"the envelope needs {edition.deal.envelope[category.id]} "
                                  f"{category.name} card(s), got {count}")
         chosen.sort(key=edition.cards.index)  # category order, as a random envelope has
     rest = [c for c in edition.cards if c not in chosen]

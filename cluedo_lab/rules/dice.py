@@ -15,6 +15,8 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, TypeAlias
 
+from .errors import InvalidArgument, WrongType
+
 if TYPE_CHECKING:
     from .edition import Edition
 
@@ -29,13 +31,13 @@ class Dice:
 
     def __post_init__(self) -> None:
         if type(self.count) is not int or self.count < 1:
-            raise ValueError(f"dice count must be a whole number >= 1, got {self.count!r}")
+            raise InvalidArgument(f"dice count must be a whole number >= 1, got {self.count!r}")
         if type(self.sides) is not int or self.sides < 2:
-            raise ValueError(f"a die has a whole number >= 2 of sides, got {self.sides!r}")
+            raise InvalidArgument(f"a die has a whole number >= 2 of sides, got {self.sides!r}")
         icons = tuple(self.icon_faces)
         if len(set(icons)) < len(icons) or not all(
                 type(f) is int and 1 <= f <= self.sides for f in icons):
-            raise ValueError(f"icon_faces must be distinct faces 1..{self.sides}, got {icons}")
+            raise InvalidArgument(f"icon_faces must be distinct faces 1..{self.sides}, got {icons}")
         object.__setattr__(self, "icon_faces", tuple(sorted(icons)))
 
     @classmethod
@@ -45,14 +47,14 @@ class Dice:
             return dice
         if isinstance(dice, int) and not isinstance(dice, bool):
             return cls(dice)
-        raise TypeError(f"expected dice or a number of dice, got {dice!r}")
+        raise WrongType(f"expected dice or a number of dice, got {dice!r}")
 
     @classmethod
     def for_edition(cls, edition: Edition, count: int | None = None) -> Dice:
         """The edition's dice; ``count`` overrides how many (1949: one die or two)."""
         dice = edition.dice
         if dice is None:
-            raise ValueError(f"{edition!r} has no dice: it is not a board game")
+            raise InvalidArgument(f"{edition!r} has no dice: it is not a board game")
         return dice if count is None else cls(count, dice.sides, dice.icon_faces)
 
     def total_distribution(self) -> dict[int, Fraction]:
@@ -111,10 +113,10 @@ def total_distribution(dice: DiceLike) -> dict[int, Fraction]:
     (checked: whole totals >= 1, Fraction chances adding up to exactly 1)."""
     if isinstance(dice, Mapping):
         if not all(type(t) is int and t >= 1 for t in dice):
-            raise ValueError(f"totals must be whole numbers >= 1, got {sorted(dice)}")
+            raise InvalidArgument(f"totals must be whole numbers >= 1, got {sorted(dice)}")
         if not all(isinstance(p, Fraction | int) and p >= 0 for p in dice.values()):
-            raise ValueError("chances must be exact (Fraction) and not negative")
+            raise InvalidArgument("chances must be exact (Fraction) and not negative")
         if sum(dice.values()) != 1:
-            raise ValueError(f"chances add up to {sum(dice.values())}, not 1")
+            raise InvalidArgument(f"chances add up to {sum(dice.values())}, not 1")
         return {t: Fraction(p) for t, p in sorted(dice.items())}
     return Dice.of(dice).total_distribution()

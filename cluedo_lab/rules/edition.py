@@ -9,18 +9,20 @@ nothing is half-loaded. ``docs/editions.md`` describes the format field by field
 from __future__ import annotations
 
 import copy
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from .board import board_ids
 from .data import editions_dir
 from .dice import Dice
-from .errors import EditionError
-from .files import parse_toml, read_text
+from .errors import EditionError, InvalidArgument, UnknownName, WrongType
+from .files import parse_toml, read_text, shown
+from .limits import MAX_EXTENDS, MAX_PLAYERS, check_sizes
 
 SCHEMA_VERSION = 1
 
@@ -211,15 +213,17 @@ class Edition:
         for category in self.categories:
             if category.id == category_id:
                 return category
-        raise KeyError(f"{self.id} has no category {category_id!r}")
+        raise UnknownName(f"{self.id} has no category {category_id!r}")
 
     def card(self, name: str | Card) -> Card:
         """The card a person means by ``name``: its id, its name or an alias, any case."""
         if isinstance(name, Card):
             return name
+        if not isinstance(name, str):
+            raise UnknownName(f"{self.id} has no card {name!r}: a card is named by text")
         found = self._ids.get(name) or self._lookup.get(normalize(name))
         if found is None:
-            raise KeyError(f"{self.id} has no card {name!r}")
+            raise UnknownName(f"{self.id} has no card {shown(repr(name))}")
         return found
 
     @cached_property
@@ -259,8 +263,10 @@ class Edition:
         return self.dealt_count - sum(self.hand_sizes(players))
 
     def check_players(self, players: int) -> None:
+        if type(players) is not int:
+            raise WrongType(f"a number of players is a whole number, not {players!r}")
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
+            raise InvalidArgument(
                 f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}"
             )
 
@@ -392,7 +398,24 @@ class _Reader:
         value = data[key]
         if kind is int and isinstance(value, bool) or not isinstance(value, kind):
             raise self.fail(where, f"expected {_expected(kind)}, got {_kind(value)} {value!r}")
+        if isinstance(value, str):
+            self.text(value, where, one_line=False)
         return value
+
+    def text(self, value: str, where: str, one_line: bool = True) -> str:
+        """``value`` if it is printable text (on one line if ``one_line``): names reach the
+        terminal and the notepad, where a control or bidi character would forge output."""
+        lines = [value] if one_line else value.split("\n")
+        if not all(line.isprintable() for line in lines):
+            raise self.fail(where, f"{value!r}: expected printable text"
+                            + (" on one line" if one_line else "")
+                            + ", without control or direction characters")
+        return value
+
+    def line(self, data: dict[str, Any], key: str, path: str) -> str:
+        """A required name: printable text on one line."""
+        value: str = self.get(data, key, path, str)
+        return self.text(value, f"{path}.{key}" if path else key)
 
     def choice(self, data: dict[str, Any], key: str, path: str, options: Iterable[str], *,
                required: bool = True, default: str | None = None) -> str:
@@ -441,31 +464,95 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    name = shown(path.name)
+
     def fail(problem: str) -> EditionError:
-        return EditionError(path.name, "(file)", problem.removeprefix(f"{path.name}: "))
-    return parse_toml(read_text(path, fail), path.name, fail)
+        return EditionError(name, "(file)", problem.removeprefix(f"{name}: "))
+    return parse_toml(read_text(path, fail), name, fail)
 
 
 _REGISTERED: dict[str, Edition] = {}
 """Editions built in memory (variants), found by :func:`load_edition` under their id."""
 
+Stamp = tuple[int, int, int]
+"""A file's modification time (ns), size and inode: a file edited or replaced has another."""
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    stamps: tuple[tuple[Path, Stamp], ...]   # every file of the ``extends`` chain
+    data: dict[str, Any]
+    edition: Edition
+
+
+_LOADED: dict[Path, _Loaded] = {}
+"""Editions read in this process, by resolved path: each file is read and checked once, and
+again only when it (or a file it extends) changed on disk."""
+
+_MAX_LOADED = 64
+
+
+def _stamp(path: Path) -> Stamp | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def _load(path: Path) -> _Loaded:
+    """The edition in the file at ``path`` (resolved), from the cache while no file of its
+    chain changed. Shipped editions come from the kit's folder, so no other file can take
+    their place under their id."""
+    cached = _LOADED.get(path)
+    if cached is not None and all(_stamp(p) == stamp for p, stamp in cached.stamps):
+        return cached
+    stamps: list[tuple[Path, Stamp]] = []
+    data = _layered(path, (), stamps)
+    name = shown(path.name)
+    loaded = _Loaded(tuple(stamps), data, _build(data, name, _Reader(name)))
+    if path.parent == _shipped_folder() and path.stem == loaded.edition.id:
+        _SHIPPED[loaded.edition.id] = loaded.edition
+    if len(_LOADED) >= _MAX_LOADED:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[path] = loaded
+    return loaded
+
 
 def load_edition(ref: str | Path, *, directory: Path | None = None) -> Edition:
     """Load an edition by id (``"cluedo-classic-1949"``) or by the path of a TOML file; an id
-    may also name an edition built in this session and :func:`register_edition`-ed."""
+    may also name an edition built in this session and :func:`register_edition`-ed. A file
+    is read once per process, and again when it changes."""
     if directory is None and isinstance(ref, str) and ref in _REGISTERED:
         return _REGISTERED[ref]
-    path = _resolve(ref, directory).resolve()
-    return _build(_layered(path, ()), path.name, _Reader(path.name))
+    return _load(_resolve(ref, directory)).edition
 
 
 def edition_data(ref: str | Path, *, directory: Path | None = None) -> dict[str, Any]:
     """The checked data of an edition file (its ``extends`` chain laid over its base), as
     plain dicts and lists: a starting point for building a variant in Python."""
-    path = _resolve(ref, directory).resolve()
-    data = _layered(path, ())
-    _build(data, path.name, _Reader(path.name))
-    return copy.deepcopy(data)
+    return copy.deepcopy(_load(_resolve(ref, directory)).data)
+
+
+_SHIPPED: dict[str, Edition] = {}
+"""The shipped editions loaded so far, by id: only files of the kit's own folder get here."""
+
+
+@cache
+def _shipped_folder() -> Path:
+    return editions_dir().resolve()
+
+
+@cache
+def shipped_ids() -> frozenset[str]:
+    """The ids of the editions the kit ships (read once)."""
+    return frozenset(edition_ids())
+
+
+def is_shipped(edition: Edition) -> bool:
+    """Whether ``edition`` is one of the kit's own files (not a user's file that took one of
+    their ids, and not a variant)."""
+    return _SHIPPED.get(edition.id) is edition
 
 
 def edition_from_dict(data: Mapping[str, Any], source: str = "(dict)") -> Edition:
@@ -483,46 +570,74 @@ def register_edition(edition: Edition) -> Edition:
     """Let :func:`load_edition` find ``edition`` by its id for the rest of the session, so
     games and records that name it by id work. A shipped edition's id cannot be taken."""
     if edition.id in edition_ids():
-        raise ValueError(f"{edition.id!r} is a shipped edition's id")
+        raise InvalidArgument(f"{edition.id!r} is a shipped edition's id")
     _REGISTERED[edition.id] = edition
     return edition
 
 
 def _resolve(ref: str | Path, directory: Path | None) -> Path:
-    if isinstance(ref, str) and (len(ref) > 200 or "\0" in ref):
-        raise EditionError(ref[:40] + "...", "(file)", "not an edition id or a file name")
+    """The resolved path of the file ``ref`` names (an id, or a path)."""
+    if not isinstance(ref, str | Path):
+        raise WrongType(f"an edition is named by its id or the path of its file, not {ref!r}")
+    if isinstance(ref, str) and (len(ref) > 200 or "\0" in ref or not ref):
+        raise EditionError(shown(ref[:40]) + ("..." if len(ref) > 40 else ""), "(file)",
+                           "not an edition id or a file name")
+    if directory is None and ref in _ID_PATHS:
+        return _ID_PATHS[ref]                  # a shipped id: its file found once
     path = Path(ref)
-    if path.suffix == ".toml" or path.is_file():
-        return path
-    folder = directory or editions_dir()
-    candidate = folder / f"{ref}.toml"
-    if not candidate.exists():
-        known = ", ".join(edition_ids(folder))
-        raise EditionError(str(ref), "(file)", f"no such edition; known editions: {known}")
-    return candidate
+    if path.suffix != ".toml" and not (isinstance(ref, str) and ID_PATTERN.match(ref)):
+        raise EditionError(shown(ref), "(file)", "not an edition id, nor the path of an "
+                           "edition's .toml file")
+    if path.suffix != ".toml":
+        folder = directory or editions_dir()
+        path = folder / f"{ref}.toml"
+        if not path.exists():
+            known = ", ".join(edition_ids(folder))
+            raise EditionError(str(ref), "(file)", f"no such edition; known editions: {known}")
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):          # a loop of symbolic links
+        raise EditionError(shown(path.name), "(file)", "cannot be read (a loop of symbolic "
+                           "links)") from None
+    if directory is None and isinstance(ref, str) and ref in shipped_ids():
+        _ID_PATHS[ref] = resolved
+    return resolved
 
 
-def _layered(path: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
-    """The file's tables laid over those of the edition it ``extends`` (recursively).
+_ID_PATHS: dict[str | Path, Path] = {}
+"""The file of each shipped id asked for so far."""
+
+
+def _layered(path: Path, chain: tuple[Path, ...],
+             stamps: list[tuple[Path, Stamp]]) -> dict[str, Any]:
+    """The file's tables laid over those of the edition it ``extends`` (recursively, at most
+    :data:`~cluedo_lab.rules.limits.MAX_EXTENDS` files deep); each file read is stamped into
+    ``stamps``.
 
     The base must load on its own first, so a mistake in it is reported against the base file,
     not against every variant of it. ``chain`` holds the files that extend this one.
     """
+    stamp = _stamp(path)
     raw = _read_toml(path)
-    r = _Reader(path.name)
+    if stamp is not None:
+        stamps.append((path, stamp))
+    r = _Reader(shown(path.name))
     r.table(raw, "", TOP_LEVEL)
     if "extends" not in raw:
         return raw
     base_id = r.ident(raw, "extends", "")
     base_path = (path.parent / f"{base_id}.toml").resolve()
     if base_path == path or base_path in chain:
-        loop = " -> ".join(p.name for p in (*chain, path, base_path))
+        loop = " -> ".join(shown(p.name) for p in (*chain, path, base_path))
         raise r.fail("extends", f"circular: {loop}")
+    if len(chain) + 1 >= MAX_EXTENDS:
+        raise r.fail("extends", f"a chain of more than {MAX_EXTENDS} files extending each "
+                     "other; lay the changes into fewer files")
     if not base_path.is_file():
         known = ", ".join(edition_ids(path.parent))
         raise r.fail("extends", f"no edition {base_id!r} next to this file; known: {known}")
-    base = _layered(base_path, (*chain, path))
-    _build(base, base_path.name, _Reader(base_path.name))
+    base = _layered(base_path, (*chain, path), stamps)
+    _build(base, shown(base_path.name), _Reader(shown(base_path.name)))
     own_id = r.ident(raw, "id", "")
     if own_id == base.get("id"):
         raise r.fail("id", f"a variant needs its own id, not its base's {own_id!r}")
@@ -534,9 +649,12 @@ def _layered(path: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
 
 def _merge_assumptions(base: list[Any], own: list[Any]) -> list[Any]:
     """Inherited assumptions, with any the variant restates (same ``about``) replaced by its own."""
-    restated = {a.get("about"): a for a in own if isinstance(a, dict)}
+    def about(a: Any) -> str | None:
+        return a.get("about") if isinstance(a, dict) and isinstance(a.get("about"), str) \
+            else None
+    restated = {about(a): a for a in own if about(a) is not None}
     kept = [restated.pop(a["about"], a) for a in base]
-    return kept + [a for a in own if not isinstance(a, dict) or a.get("about") in restated]
+    return kept + [a for a in own if about(a) is None or about(a) in restated]
 
 
 def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
@@ -545,8 +663,8 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
     if schema != SCHEMA_VERSION:
         raise r.fail("schema", f"expected {SCHEMA_VERSION}, got {schema}")
     edition_id = r.ident(raw, "id", "")
-    name = r.get(raw, "name", "", str)
-    publisher = r.get(raw, "publisher", "", str)
+    name = r.line(raw, "name", "")
+    publisher = r.line(raw, "publisher", "")
     year = r.get(raw, "year", "", int)
     family = r.choice(raw, "family", "", FAMILIES)
     rule_book = r.get(raw, "rule_book", "", str)
@@ -569,6 +687,8 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
     max_players = r.positive(players, "max", "players", minimum=2)
     if max_players < min_players:
         raise r.fail("players.max", f"expected at least players.min ({min_players})")
+    if max_players > MAX_PLAYERS:
+        raise r.fail("players.max", f"at most {MAX_PLAYERS} players, got {max_players}")
 
     deal = _deal(raw, r, category_ids, categories)
     question = _question(raw, r, categories)
@@ -602,6 +722,9 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
                      "escape")
     assumptions = _assumptions(raw, r)
 
+    check_sizes(source, players=max_players, sizes=[len(c.cards) for c in categories],
+                items=question.items if question.form == "any" else None, dice=dice,
+                actions=actions, hand=action_hand)
     if deal.hands and not min_players == max_players == len(deal.hands):
         raise r.fail("deal.hands", f"{len(deal.hands)} hand sizes need players.min = "
                      f"players.max = {len(deal.hands)}")
@@ -635,6 +758,8 @@ def _features(raw: dict[str, Any], r: _Reader) -> dict[str, Feature]:
             raise r.fail(f"{path}.values", "expected a non-empty array of strings")
         if len(set(values)) != len(values):
             raise r.fail(f"{path}.values", "values repeat")
+        for value in values:
+            r.text(value, f"{path}.values")
         features[feature_id] = Feature(
             id=feature_id, category=r.get(spec, "category", path, str), values=tuple(values),
             description=r.get(spec, "description", path, str, required=False, default=""))
@@ -655,7 +780,7 @@ def _categories(raw: dict[str, Any], r: _Reader,
         category_id = r.ident(spec, "id", path)
         if any(c.id == category_id for c in categories):
             raise r.fail(f"{path}.id", f"duplicate category {category_id!r}")
-        category_name = r.get(spec, "name", path, str)
+        category_name = r.line(spec, "name", path)
         own_features = {f.id: f for f in features.values() if f.category == category_id}
         cards_spec = r.get(spec, "cards", path, list)
         if not cards_spec:
@@ -687,10 +812,12 @@ def _card(spec: Any, path: str, category: str, features: dict[str, Feature],
           r: _Reader) -> Card:
     r.table(spec, path, {*CARD_FIELDS, *features})
     card_id = r.ident(spec, "id", path)
-    name = r.get(spec, "name", path, str)
+    name = r.line(spec, "name", path)
     aliases = r.get(spec, "aliases", path, list, required=False, default=[])
     if not all(isinstance(a, str) for a in aliases):
         raise r.fail(f"{path}.aliases", "expected an array of strings")
+    for alias in aliases:
+        r.text(alias, f"{path}.aliases")
     values = {}
     for feature in features.values():
         value = r.get(spec, feature.id, path, str)
@@ -726,6 +853,8 @@ def _deal(raw: dict[str, Any], r: _Reader, category_ids: list[str],
                      f"expected {face_down} place names, one per face-down card")
     if len(set(places)) != len(places):
         raise r.fail("deal.face_down_places", "place names repeat; each pile needs its own")
+    for place in places:
+        r.text(place, "deal.face_down_places")
     hands = r.get(spec, "hands", "deal", list, required=False, default=[])
     if not all(type(h) is int and h >= 1 for h in hands):
         raise r.fail("deal.hands", f"expected hand sizes of at least 1 card, got {hands}")

@@ -66,3 +66,28 @@ class ActionLimit(CluedoLabError, RuntimeError):
     def __init__(self, limit: int):
         self.limit = limit
         super().__init__(f"no result after {limit:,} actions")
+
+
+class UnknownName(CluedoLabError, KeyError):
+    """A card, category, place, room or player the edition or game does not have. It is a
+    KeyError too, as a lookup by name is; its text is the message, not the message's repr."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class InvalidArgument(CluedoLabError, ValueError):
+    """A value handed to the kit's API that it cannot use (a player count out of range, a
+    square off the board...): the message says what was expected."""
+
+
+class WrongType(CluedoLabError, TypeError):
+    """An argument of the wrong kind handed to the kit's API (``load_edition(None)``)."""
+
+
+class NothingToUndo(IllegalAction, IndexError):
+    """``undo`` with nothing to take back, from a game, a knowledge engine or a notepad."""
+
+
+class UnsafePath(CluedoLabError, ValueError):
+    """A path the kit will not read or write: outside its folder, or through a symbolic link."""

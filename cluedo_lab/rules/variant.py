@@ -38,7 +38,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .edition import (
@@ -50,11 +50,12 @@ from .edition import (
     TextTable,
     edition_data,
     edition_from_dict,
+    is_shipped,
     load_edition,
     normalize,
     register_edition,
 )
-from .errors import CluedoLabError, EditionError
+from .errors import CluedoLabError, EditionError, InvalidArgument
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -144,7 +145,7 @@ class Variant:
         edition), else the variant's own number."""
         if players is None:
             if self.players is None:
-                raise ValueError(f"{self.name} is for {self.edition.min_players}-"
+                raise InvalidArgument(f"{self.name} is for {self.edition.min_players}-"
                                  f"{self.edition.max_players} players: say how many")
             return self.players
         self.edition.check_players(players)
@@ -240,19 +241,30 @@ def variant(base: str | Edition | Variant, **options: Any) -> Variant:
     if isinstance(base, Variant):
         merged = {**base.options, **options}
         return variant(base.base_ref, **{k: v for k, v in merged.items() if v is not None})
+    if isinstance(base, Edition) and not is_shipped(base):
+        raise VariantError(f"{base.id!r} is not a shipped edition: give the path of its file "
+                           "as the base")
+    if not isinstance(base, str | Edition) and not hasattr(base, "__fspath__"):
+        raise VariantError(f"the base is an edition id, the path of an edition file or an "
+                           f"Edition, not {base!r}")
     ref = base.id if isinstance(base, Edition) else str(base)
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise VariantError(f"unknown option {unknown[0]!r}; options: {', '.join(OPTIONS)}",
                            unknown[:1])
     try:
-        data = _base_data(ref)
+        data = edition_data(ref)      # read once per process, again when the file changes
+        base_edition = load_edition(ref)
     except EditionError as error:
         raise VariantError(f"base edition: {error}") from None
-    base_edition = _base_edition(ref)
     changes, rules = _normalize(base_edition, options)
     raw = _apply(data, base_edition, rules)
-    digest = hashlib.sha1(json.dumps([base_edition.id, changes]).encode()).hexdigest()[:8]
+    # A shipped base is named by its id; any other file by its content too, so a variant of a
+    # user's file that took a shipped id (or of a file edited since) has an id of its own.
+    key: list[Any] = [base_edition.id, changes]
+    if not is_shipped(base_edition):
+        key.append(json.dumps(data, sort_keys=True))
+    digest = hashlib.sha1(json.dumps(key).encode()).hexdigest()[:8]
     raw["id"] = f"{base_edition.id}-variant-{digest}"
     raw["extends"] = base_edition.id
     try:
@@ -290,22 +302,6 @@ def variant_from_dict(data: Mapping[str, Any]) -> Variant:
     if not isinstance(data, Mapping) or not isinstance(data.get("base"), str):
         raise VariantError("a variant is written {\"base\": <edition id>, <option>: ...}")
     return variant(data["base"], **{k: v for k, v in data.items() if k != "base"})
-
-
-@lru_cache(maxsize=32)
-def _cached_data(ref: str) -> str:
-    return json.dumps(edition_data(ref))
-
-
-def _base_data(ref: str) -> dict[str, Any]:
-    """The base's data (read and checked once per session)."""
-    data: dict[str, Any] = json.loads(_cached_data(ref))
-    return data
-
-
-@lru_cache(maxsize=32)
-def _base_edition(ref: str) -> Edition:
-    return load_edition(ref)
 
 
 def _thaw(value: str) -> Any:

@@ -1,0 +1,102 @@
+"""How big an edition may be: every size the games enumerate, checked before they enumerate.
+
+A game lists its legal moves (every accusation is one card of each category: the product of
+the category sizes; a question of ``items`` cards from the whole deck: a binomial), deals
+action cards, rolls dice and counts deals. An edition file sets all those sizes, so a file of
+a few lines could ask for a product of forty categories or a die of a million sides and hang
+or exhaust the machine long after it loaded. :func:`check_sizes` measures each size from the
+numbers alone (no list is built) when the edition is loaded, and refuses the file naming the
+field. The limits sit far above every published edition (at most 6 players, 30 cards, 324
+accusations, two six-sided dice).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .errors import EditionError, InvalidArgument
+
+if TYPE_CHECKING:
+    from .dice import Dice
+    from .edition import ActionCardKind, Edition
+
+__all__ = ["MAX_PLAYERS", "MAX_CARDS", "MAX_CHOICES", "MAX_DICE", "MAX_SIDES",
+           "MAX_ACTION_CARDS", "MAX_EXTENDS", "check_sizes", "check_playable", "choices"]
+
+MAX_PLAYERS = 12
+"""The most players an edition may allow."""
+
+MAX_CARDS = 100
+"""The most cards in a deck (a record's own deck too): the count of deals stays a number
+Python can print, and a table of cards stays readable."""
+
+MAX_CHOICES = 20_000
+"""The most accusations, or questions, a player may choose from: games list them all."""
+
+MAX_DICE = 4
+MAX_SIDES = 20
+"""Dice are added one face at a time, and movement looks at every total."""
+
+MAX_ACTION_CARDS = 500
+"""The most action cards in a deck (each is dealt or drawn by position)."""
+
+MAX_EXTENDS = 8
+"""The longest chain of edition files that ``extends`` another."""
+
+
+def choices(sizes: list[int], items: int | None = None) -> int:
+    """How many ways to pick one card of each category (``items`` None), or ``items`` cards
+    of the whole deck, from the category sizes alone."""
+    if items is None:
+        return math.prod(sizes)
+    return math.comb(sum(sizes), items)
+
+
+def check_sizes(source: str, *, players: int, sizes: list[int], items: int | None,
+                dice: Dice | None, actions: tuple[ActionCardKind, ...], hand: int) -> None:
+    """Refuse an edition whose games would enumerate or deal more than the limits above,
+    naming the field of its file ``source``: ``players`` is the most players, ``sizes`` the
+    category sizes, ``items`` the cards a question names when it may name any (else None),
+    ``actions`` and ``hand`` its action deck and hand."""
+    def fail(field: str, problem: str) -> EditionError:
+        return EditionError(source, field, problem)
+
+    if players > MAX_PLAYERS:
+        raise fail("players.max", f"at most {MAX_PLAYERS} players, got {players}")
+    if sum(sizes) > MAX_CARDS:
+        raise fail("categories", f"{sum(sizes)} cards; a deck has at most {MAX_CARDS}")
+    if choices(sizes) > MAX_CHOICES:
+        raise fail("categories", f"one card of each category can be chosen "
+                   f"{choices(sizes):,} ways; games list every accusation, so at most "
+                   f"{MAX_CHOICES:,} are allowed")
+    if items is not None and choices(sizes, items) > MAX_CHOICES:
+        raise fail("question.items", f"{items} cards of {sum(sizes)} can be chosen "
+                   f"{choices(sizes, items):,} ways; games list every question, so at most "
+                   f"{MAX_CHOICES:,} are allowed")
+    if dice is not None:
+        if dice.count > MAX_DICE:
+            raise fail("dice.count", f"at most {MAX_DICE} dice, got {dice.count}")
+        if dice.sides > MAX_SIDES:
+            raise fail("dice.sides", f"at most {MAX_SIDES} sides, got {dice.sides}")
+    if actions:
+        deck = sum(kind.count for kind in actions)
+        if deck > MAX_ACTION_CARDS:
+            raise fail("actions.cards", f"{deck} action cards; at most {MAX_ACTION_CARDS}")
+        if hand * players > deck:
+            raise fail("actions.hand", f"{players} hands of {hand} need {hand * players} "
+                       f"action cards; the deck has {deck}")
+
+
+def check_playable(edition: Edition, players: int) -> None:
+    """Refuse a game of ``players`` that the edition's own pieces cannot seat, before it is
+    dealt: with an action deck (2002), each detective holds a marker, one of the place cards."""
+    if edition.family != "card" or not edition.actions:
+        return
+    places = edition.categories[-1]
+    detectives = players - (edition.mode == "one-against-all")
+    if detectives > len(places.cards):
+        raise InvalidArgument(f"players: in {edition.name} each detective holds a marker, one "
+                              f"of its {len(places.cards)} {places.name} cards, so at most "
+                              f"{len(places.cards) + (edition.mode == 'one-against-all')} "
+                              f"play, not {players}")
