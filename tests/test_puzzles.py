@@ -249,3 +249,54 @@ def test_a_small_contradiction_puzzle_has_no_deal_by_brute_force(seed):
         rest = {**puzzle.record, "events": [e for i, e in enumerate(events, start=1)
                                             if i != drop]}
         assert brute_force(rest).count > 0
+
+
+# -- graded by the easiest proof of the record as shown (issue 30) -------------------------
+
+NAMED_TOO_HIGH = [("clue-mansion-2014", "who-holds", 3, 4),
+                  ("cluedo-the-card-game-2002-one-against-all", "who-holds", 4, 4),
+                  ("cluedo-card-game-2018", "envelope", 4, 2),
+                  ("clue-mansion-2014", "envelope", 5, 0)]
+"""The commands the issue found graded above their easiest proof."""
+
+
+@pytest.mark.parametrize("edition, kind, level, seed", NAMED_TOO_HIGH)
+def test_no_smaller_set_of_events_forces_the_answer(edition, kind, level, seed):
+    from itertools import combinations
+    puzzle = generate(edition, kind, level, seed)
+    assert (puzzle.level, grade(kind, puzzle.features)) == (level, level)
+    k = knowledge(puzzle)
+    card, place = puzzle.answer["card"], puzzle.answer["place"]
+    proof = puzzle.features["events"]
+    events = k.record.events
+    for size in range(1, min(proof, 4)):
+        for chosen in combinations(events, size):
+            assert not k.entails(card, place, True, chosen), (size, chosen)
+    if edition == SMALL:    # the same by brute force over every deal
+        for event in puzzle.record["events"]:
+            assert brute_force({**puzzle.record, "events": [event]}).probability(
+                card, place) < 1
+
+
+def test_face_up_cards_are_read_at_a_glance_like_your_own_hand():
+    from cluedo_lab.knowledge.explain import explain
+    from cluedo_lab.lab.puzzles import fact_features
+    # Nobody else holds Plum: with your hand and the one face-up card full, it is in the
+    # envelope. Emptying the face-up row is no count of a hand.
+    record = {"edition": SMALL, "players": [{"name": f"P{i}", "hand_size": 2}
+                                            for i in range(1, 5)],
+              "face_up": ["green"], "observer": "P1", "hand": ["scarlett", "knife"],
+              "events": [{"suggest": ["plum", "dining-room"], "by": "P1",
+                          "passed": ["P2", "P3", "P4"]}]}
+    why = explain(Knowledge(Record.from_dict(record)), "plum", ENVELOPE)
+    assert fact_features(why, "P1", glance=())["counting"]      # the face-up row counted
+    features = fact_features(why, "P1")
+    assert not features["counting"] and grade("envelope", features) < 4
+
+
+def test_the_refusals_are_counted_for_the_benchmark():
+    from cluedo_lab.lab.puzzle_kinds import REFUSED
+    REFUSED.clear()
+    generate("cluedo-card-game-2018", "envelope", 4, seed=2)
+    assert REFUSED["candidates"] >= 1
+    assert REFUSED["bookkeeping"] + REFUSED["smaller-set"] <= REFUSED["candidates"]

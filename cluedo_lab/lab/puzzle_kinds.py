@@ -12,9 +12,11 @@ the same puzzle.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -27,7 +29,7 @@ from ..knowledge import closed_forms
 from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
-from ..records import ENVELOPE, Record
+from ..records import ENVELOPE, FACE_UP, Record
 from ..rules.board import reach_chance, room_distances
 from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import Contradiction, RecordError
@@ -49,6 +51,19 @@ __all__ = ["generate", "levels_of", "make_book"]
 
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
+
+REFUSED: Counter[str] = Counter()
+"""Deduction candidates refused for grading by a harder proof than the record needs, counted
+over every search since the last ``clear()`` (``benchmarks/puzzles.py`` reports the shares):
+``candidates``, facts whose proof grades at the level asked when the face-up cards count like
+a hand to work out; ``bookkeeping``, those graded lower once the face-up cards are read at a
+glance like your own; ``smaller-set``, cut-down records where fewer events than the worked
+solution uses already force the answer; ``kept-out``, cut-downs that left out distractors
+each of which forces the answer alone (the puzzle is made, without them)."""
+
+SMALLEST_CHECKED = 3
+"""The largest set of events tried when looking for a smaller proof than the worked
+solution's: sets of one, two and three events cover the easy readings a learner would spot."""
 
 LEVEL_RANGE = {"key-event": (1, 2), "envelope": (2, 5), "contradiction": (2, 5)}
 """The levels a kind reaches, where its proofs are short or long by nature."""
@@ -301,10 +316,7 @@ def _candidate_facts(game: Game, seat: int, rng: random.Random, kind: str, level
     tried = 0
     for fact in facts:
         why = explain(full, fact.card, fact.place)
-        features = fact_features(why, record.observer)
-        if kind == "contradiction":
-            features["events"] += 1     # the made-up event joins the conflict
-        if why.method == "count" or grade(kind, features) != level:
+        if why.method == "count" or not _graded_at(kind, level, why, record.observer):
             continue
         yield base, full, fact, [p - 1 for p in why.events]
         tried += 1
@@ -312,16 +324,47 @@ def _candidate_facts(game: Game, seat: int, rng: random.Random, kind: str, level
             return
 
 
+def _graded_at(kind: str, level: int, why: Explanation, observer: str | None) -> bool:
+    """Does the proof ``why`` grade at ``level``? Counts the candidate in :data:`REFUSED`, and
+    its refusal when only bookkeeping (the face-up cards as a hand to count) reached the
+    level."""
+    def graded(glance: tuple[str, ...]) -> int:
+        features = fact_features(why, observer, glance)
+        if kind == "contradiction":
+            features["events"] += 1     # the made-up event joins the conflict
+        return grade(kind, features)
+
+    if graded(()) == level:
+        REFUSED["candidates"] += 1
+        if graded((FACE_UP,)) != level:
+            REFUSED["bookkeeping"] += 1
+            return False
+        return True
+    return graded((FACE_UP,)) == level
+
+
+def _smaller_set(k: Knowledge, fact: Fact, size: int) -> tuple[int, ...] | None:
+    """A set of fewer than ``size`` events of ``k``'s record (at most
+    :data:`SMALLEST_CHECKED`) that forces ``fact`` on its own, if there is one."""
+    events = k.record.events
+    for n in range(1, min(size, SMALLEST_CHECKED + 1)):
+        for chosen in itertools.combinations(events, n):
+            if k.entails(fact.card, fact.place, fact.holds, chosen):
+                return tuple(e.position for e in chosen)
+    return None
+
+
 def _distractors(total: int, needed: Sequence[int], level: int, rng: random.Random,
-                 extra: int = 0) -> list[int]:
-    others = [i for i in range(total) if i not in needed]
+                 extra: int = 0, avoid: Sequence[int] = ()) -> list[int]:
+    """``needed`` and a few other events (never one of ``avoid``), in record order."""
+    others = [i for i in range(total) if i not in needed and i not in avoid]
     chosen = rng.sample(others, min(len(others), 1 + level // 2 + extra))
     return sorted({*needed, *chosen})
 
 
 def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: str
                  ) -> Puzzle | None:
-    for base, _full, fact, needed in _candidate_facts(game, seat, rng, kind, level):
+    for base, full, fact, needed in _candidate_facts(game, seat, rng, kind, level):
         if len(needed) > 2 + 2 * level:
             continue
         if kind == "key-event" and len(needed) != 1:
@@ -329,8 +372,13 @@ def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: st
         ed = game.edition
         if kind == "envelope" and ed.deal.envelope[ed.card(fact.card).category] != 1:
             continue
+        # A distractor that proves the answer on its own would make the puzzle easier than
+        # its worked solution (a key-event puzzle asks for the one event that does).
+        alone = [e.position - 1 for e in full.record.events
+                 if full.entails(fact.card, fact.place, True, [e])] if len(needed) > 1 else []
+        REFUSED["kept-out"] += bool(alone)
         chosen = _distractors(len(base["events"]), needed, level, rng,
-                              extra=2 if kind == "key-event" else 0)
+                              extra=2 if kind == "key-event" else 0, avoid=alone)
         data = _with(base, [base["events"][i] for i in chosen])
         k = _knowledge(data, ed)
         if k.status(fact.card, fact.place) is not True:
@@ -338,6 +386,9 @@ def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: st
         why = explain(k, fact.card, fact.place)
         if why.method == "count":
             continue  # no worked solution a learner could follow
+        if kind != "key-event" and _smaller_set(k, fact, len(why.events)) is not None:
+            REFUSED["smaller-set"] += 1
+            continue  # the record as shown has an easier proof than the level says
         features = fact_features(why, k.record.observer)
         features["shown_events"] = len(k.record.events)
         if kind == "key-event":

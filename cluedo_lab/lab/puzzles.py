@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..knowledge.explain import Explanation
+from ..records import FACE_UP
 from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError
 from .exercises import Exercise
@@ -112,19 +113,22 @@ def _jsonable(value: Any) -> Any:
 
 # -- measuring a proof ---------------------------------------------------------------------------
 
-def fact_features(explanation: Explanation, observer: str | None = None) -> dict[str, Any]:
+def fact_features(explanation: Explanation, observer: str | None = None,
+                  glance: tuple[str, ...] = (FACE_UP,)) -> dict[str, Any]:
     """What a proof takes: its steps (every case's counted), the named rules, the events it
     rests on, and whether it counts hand sizes or argues by contradiction or cases.
 
-    Reading your own hand is not a step, and your own full hand is not counting: a learner
-    sees both at a glance, so they would make a puzzle look harder than it is."""
+    Reading your own hand or the face-up cards is not a step, and your own full hand or the
+    full face-up row is not counting (``glance``: the places besides the observer's hand read
+    at a glance): a learner sees both at once, so they would make a puzzle look harder than it
+    is."""
     if explanation.method == "cases":
         steps = [s for _, chain in explanation.cases for s in chain]
         extra = 1
     else:
         steps = list(explanation.steps)
         extra = 0
-    steps = [s for s in steps if not _at_a_glance(s, observer)]
+    steps = [s for s in steps if not _at_a_glance(s, (observer, *glance))]
     rules = sorted({s.rule for s in steps} - {"observed", "assume", "contradiction"})
     return {
         "steps": len(steps) + extra,
@@ -137,11 +141,12 @@ def fact_features(explanation: Explanation, observer: str | None = None) -> dict
     }
 
 
-def _at_a_glance(step: Any, observer: str | None) -> bool:
-    """A step the learner needs no thought for: their own hand, read or full."""
+def _at_a_glance(step: Any, places: tuple[str | None, ...]) -> bool:
+    """A step the learner needs no thought for: the set-up read (their own hand, the face-up
+    cards), or a hand among ``places`` full."""
     if step.rule == "observed" and step.events == (0,):
         return True
-    return step.rule == "full-hand" and step.fact is not None and step.fact.place == observer
+    return step.rule == "full-hand" and step.fact is not None and step.fact.place in places
 
 
 def grade(kind: str, features: Mapping[str, Any]) -> int:
@@ -247,6 +252,6 @@ def fact_hints(explanation: Explanation, observer: str | None = None) -> tuple[s
     return tuple(hints)
 
 
-from .puzzle_kinds import generate, levels_of, make_book  # noqa: E402  (the generators use the above)
+from .puzzle_kinds import REFUSED, generate, levels_of, make_book  # noqa: E402  (the generators use the above)
 
-__all__ += ["generate", "levels_of", "make_book"]
+__all__ += ["REFUSED", "generate", "levels_of", "make_book"]
