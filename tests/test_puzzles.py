@@ -300,3 +300,44 @@ def test_the_refusals_are_counted_for_the_benchmark():
     generate("cluedo-card-game-2018", "envelope", 4, seed=2)
     assert REFUSED["candidates"] >= 1
     assert REFUSED["bookkeeping"] + REFUSED["smaller-set"] <= REFUSED["candidates"]
+
+
+# -- wording as the cards print it, "you" for the learner (issue 30) -----------------------
+
+WORDED = [("cluedo-the-card-game-2002-one-against-all", "who-holds", 4, 4),
+          ("cluedo-card-game-2018", "envelope", 4, 2),
+          ("cluedo-the-card-game-2002", "who-holds", 2, 1),
+          ("clue-mansion-2014", "who-holds", 3, 4),
+          ("clue-classic-2023", "envelope", 3, 0)]
+
+
+@pytest.mark.parametrize("edition, kind, level, seed", WORDED)
+def test_a_puzzle_reads_as_printed_and_calls_the_learner_you(edition, kind, level, seed):
+    import re
+    puzzle = generate(edition, kind, level, seed)
+    me = puzzle.record["observer"]
+    text = puzzle.text(answer=True) + "\n".join(puzzle.exercise.hints)
+    for wrong in ("east_west", "north_south", "face-up holds", "face-up does not",
+                  "the observer", "card(s)"):
+        assert wrong not in text
+    assert not re.search(r"\b1 cards\b", text)
+    # The learner's seat is named once, in the set-up; everywhere else it is "you".
+    body = text.split("\n", 3)[3]
+    assert not re.search(rf"\b{me}\b", body.replace(f"You are {me};", ""))
+    assert not re.search(r"\byou (holds|does|has|needs|is)\b", text, re.IGNORECASE)
+
+
+def test_the_two_clue_editions_have_distinct_names_in_puzzles():
+    from cluedo_lab.lab.puzzle_kinds import edition_title
+    titles = {e.id: edition_title(e) for e in all_editions()}
+    assert len(set(titles.values())) == len(titles)
+    assert titles["clue-mansion-2014"] == "Clue (2014)"
+    assert titles["clue-classic-2023-two-player"] == "Clue (two-player game, 2023)"
+
+
+def test_a_puzzle_stops_before_your_own_accusation():
+    # Your accusation shows you the envelope: no puzzle record goes past it.
+    for edition, kind, level, seed in WORDED:
+        puzzle = generate(edition, kind, level, seed)
+        assert not any("accuse" in e and e["by"] == puzzle.record["observer"]
+                       for e in puzzle.record["events"])

@@ -12,6 +12,7 @@ the same puzzle.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import re
@@ -29,7 +30,7 @@ from ..knowledge import closed_forms
 from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
-from ..records import ENVELOPE, FACE_UP, Record
+from ..records import ENVELOPE, FACE_UP, Event, Record, SuperSleuth
 from ..rules.board import reach_chance, room_distances
 from ..rules.edition import Card, Edition, load_edition
 from ..rules.errors import Contradiction, RecordError
@@ -178,7 +179,7 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
         puzzle = maker(game, seat, rng, level)
         if puzzle is not None:
             puzzle.seed = seed
-            return puzzle
+            return _in_your_words(puzzle)
     raise PuzzleError(f"no level-{level} {kind} puzzle found in {GAMES} games of {ed.name}; "
                       "try another seed or level")
 
@@ -235,7 +236,11 @@ def _base(game: Game, seat: int) -> dict[str, Any]:
     case is still open, and the winner's cards would give the envelope away."""
     data = game.record_for(seat)
     data["edition"] = spec_of(game.edition) or game.edition.id
-    data["events"] = [e for e in data["events"] if not (e.get("accuse") and e.get("correct"))]
+    events = [e for e in data["events"] if not (e.get("accuse") and e.get("correct"))]
+    # Your own accusation shows you the envelope: the case is closed for you from there.
+    mine = next((i for i, e in enumerate(events)
+                 if "accuse" in e and e.get("by") == data.get("observer")), len(events))
+    data["events"] = events[:mine]
     return data
 
 
@@ -264,10 +269,23 @@ def _consistent(data: Mapping[str, Any], edition: Edition | None = None) -> bool
         return False
 
 
+def edition_title(ed: Edition) -> str:
+    """The edition's name with its year, so two editions of one name read apart ("Clue
+    (2014)", "Clue (2023)", "Clue (two-player game, 2023)")."""
+    if ed.name.endswith(")"):
+        return f"{ed.name[:-1]}, {ed.year})"
+    return f"{ed.name} ({ed.year})"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _setup_text(record: Record) -> list[str]:
     ed = record.edition
-    lines = [f"Edition: {ed.name}. Players: " + ", ".join(
-        f"{p.name} ({p.hand_size} cards)" for p in record.players) + "."]
+    lines = [f"Edition: {edition_title(ed)}. Players: " + ", ".join(
+        f"{p.name} ({'you, ' if p.name == record.observer else ''}{_cards(p.hand_size)})"
+        for p in record.players) + "."]
     if record.observer:
         hand = ", ".join(c.name for c in record.hand)
         lines.append(f"You are {record.observer}; your hand: {hand}.")
@@ -278,7 +296,56 @@ def _setup_text(record: Record) -> list[str]:
 
 
 def _event_texts(record: Record) -> list[str]:
-    return [e.describe() for e in record.events]
+    return [_you(_as_printed(e, record.edition), record.observer) for e in record.events]
+
+
+_COMPASS = frozenset({"north", "south", "east", "west"})
+
+
+def _as_printed(event: Event, ed: Edition) -> str:
+    """The event as the cards print it: a Super Sleuth card asks for "a female card" or "a
+    card in the east", never by the feature's id."""
+    text = event.describe()
+    if isinstance(event, SuperSleuth):
+        asked = f"a card in the {event.value}" if event.value in _COMPASS else \
+            f"{'an' if event.value[:1] in 'aeiou' else 'a'} {event.value} card"
+        text = text.replace(f"a {event.value} card ({event.feature})", asked)
+    return text
+
+
+_YOU = (("does not hold", "do not hold"), ("holds", "hold"), ("has", "have"),
+        ("needs", "need"), ("is", "are"))
+
+
+def _you(text: str, observer: str | None) -> str:
+    """``text`` with the learner's seat called "you" (the learner reads the record as their
+    own), its verbs agreeing."""
+    text = text.replace("the observer saw", "you saw")
+    text = re.sub(r"\b1 card\(s\)", "1 card", text).replace("card(s)", "cards")
+    if not observer:
+        return text
+    text = re.sub(rf"^(event \d+: ){re.escape(observer)} gave (\S+) a private tip of all their",
+                  r"\1you gave \2 a private tip of all your", text)
+    me = re.escape(observer)
+    for third, second in _YOU:
+        text = re.sub(rf"\b{me} {third}\b", f"you {second}", text)
+    text = re.sub(rf"\b(in|from) {me}\b", r"\1 your hand", text)
+    text = re.sub(rf"\b{me}\b", "you", text)
+    return re.sub(r"(^|[.!?] |\) )you\b", r"\1You", text)
+
+
+def _in_your_words(puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` with its worked solution, hints and messages calling the learner "you"."""
+    observer = puzzle.record.get("observer")
+    if not observer:
+        return puzzle
+    ex = puzzle.exercise
+    puzzle.solution = [_you(line, observer) for line in puzzle.solution]
+    puzzle.exercise = dataclasses.replace(
+        ex, hints=tuple(_you(h, observer) for h in ex.hints),
+        solution=_you(ex.solution, observer),
+        traps={k: _you(v, observer) for k, v in ex.traps.items()})
+    return puzzle
 
 
 def _card_name(edition: Edition, card: str) -> str:
