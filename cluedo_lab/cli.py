@@ -284,6 +284,10 @@ def parser() -> argparse.ArgumentParser:
     puzzle.set_defaults(run=_puzzle)
     book = sub.add_parser("puzzle-book", help="a printable worksheet of puzzles (HTML, answers "
                           "on the last page), and the same as a notebook of exercises")
+    book.add_argument("--edition", action="append", help="an edition to draw from (again "
+                      "for more; default: every edition)")
+    book.add_argument("--kind", action="append", help="a kind of puzzle (again for more; "
+                      "default: every kind)")
     book.add_argument("--level", default="1-5", help="a level or a range, e.g. 2 or 1-5")
     book.add_argument("--count", type=int, default=20)
     book.add_argument("--seed", type=int, default=0)
@@ -316,12 +320,14 @@ def _puzzle_book(args: argparse.Namespace) -> int:
     from .views.puzzle_book import book_html, book_notebook
     if not 1 <= args.count <= 200:
         raise CluedoLabError(f"--count: 1 to 200 puzzles, not {args.count}")
-    puzzles = make_book(_levels(args.level), args.count, args.seed)
+    puzzles = make_book(_levels(args.level), args.count, args.seed, args.edition, args.kind)
     Path(args.out).write_text(book_html(puzzles), encoding="utf-8")
     if args.notebook:
         Path(args.notebook).write_text(json.dumps(book_notebook(puzzles), indent=1,
                                                   ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{len(puzzles)} puzzles -> {args.out}"
+    short = "" if len(puzzles) == args.count else \
+        f" (of {args.count} asked: the search found no more for those slots)"
+    print(f"{len(puzzles)} puzzles{short} -> {args.out}"
           + (f" and {args.notebook}" if args.notebook else ""))
     return 0
 

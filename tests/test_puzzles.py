@@ -167,8 +167,8 @@ def test_the_book_prints_every_puzzle_then_the_answers_and_has_a_notebook(tmp_pa
     assert len(puzzles) == 4 and [p.level for p in puzzles] == sorted(p.level for p in puzzles)
     html = book_html(puzzles)
     assert html.count("class='puzzle'") == 4 and "@media print" in html
-    assert html.index("Answers") > html.rindex("class='puzzle'")
-    assert all(p.exercise.answer_text in html[html.index("Answers"):] for p in puzzles)
+    assert html.index("Answer key") > html.rindex("class='puzzle'")
+    assert all(p.exercise.answer_text in html[html.index("Answer key"):] for p in puzzles)
     notebook = book_notebook(puzzles)
     tags = [c["metadata"].get("tags", []) for c in notebook["cells"]]
     assert tags.count(["exercise"]) == 4 and tags.count(["solution"]) == 4
@@ -341,3 +341,63 @@ def test_a_puzzle_stops_before_your_own_accusation():
         puzzle = generate(edition, kind, level, seed)
         assert not any("accuse" in e and e["by"] == puzzle.record["observer"]
                        for e in puzzle.record["events"])
+
+
+# -- a book for one class (issue 30) -------------------------------------------------------
+
+def test_the_default_mix_covers_every_kind_and_edition_with_accepted_levels():
+    from cluedo_lab.lab.puzzle_kinds import _book_plan
+    levels = [1, 2, 3]
+    have = {(e, k): [lv for lv in levels_of(k, e)[0] if lv in levels]
+            for e in EDITIONS for k in KINDS}
+    plan = _book_plan(have, levels, 12)
+    assert {k for _, k, _ in plan} == set(KINDS)
+    assert {e for e, _, _ in plan} == set(EDITIONS)
+    assert all(level in have[e, k] for e, k, level in plan)
+    assert {lv for _, _, lv in plan} == set(levels)     # the levels spread over the book
+
+
+def test_a_class_book_has_a_grid_per_puzzle_a_page_of_three_and_commands_that_remake_them():
+    import re
+    puzzles = make_book([1, 2], 5, seed=2, editions=(E49, SMALL), kinds=("who-holds", "chance"))
+    assert len(puzzles) == 5 and {p.edition for p in puzzles} == {E49, SMALL}
+    html = book_html(puzzles)
+    for part in ("Name:", "Date:", "✓ holds", "Answer key", "detective grid"):
+        assert part in html
+    assert html.count("aria-label='detective grid'") == 5
+    sheets = html.split("class='sheet'")[1:]
+    assert all(1 <= sheet.count("class='puzzle'") <= 3 for sheet in sheets)
+    commands = re.findall(r"cluedo-lab puzzle --edition (\S+) --kind (\S+) --level (\d) "
+                          r"--seed (\d+)</p>", html)
+    assert len(commands) == 5
+    edition, kind, level, seed = commands[0]
+    again = generate(edition, kind, int(level), int(seed))
+    assert again.to_dict() == puzzles[0].to_dict()
+
+
+def test_the_book_command_refuses_a_combination_with_the_levels_that_exist(tmp_path, capsys):
+    out = tmp_path / "book.html"
+    assert main(["puzzle-book", "--edition", SMALL, "--kind", "reach", "--level", "3",
+                 "--out", str(out)]) == 2
+    assert "need a board" in capsys.readouterr().err and not out.exists()
+    assert main(["puzzle-book", "--edition", E49, "--kind", "key-event", "--level", "4",
+                 "--out", str(out)]) == 2
+    assert "key-event of cluedo-classic-1949: levels 1-2" in capsys.readouterr().err
+
+
+def test_the_book_command_says_how_many_it_made_when_the_search_runs_short(
+        tmp_path, capsys, monkeypatch):
+    from cluedo_lab.lab import puzzle_kinds
+    real = puzzle_kinds.generate
+
+    def envelope_never(edition, kind, level, seed=0, players=None):
+        if kind == "envelope":
+            raise PuzzleError("none found")
+        return real(edition, kind, level, seed, players)
+    monkeypatch.setattr(puzzle_kinds, "generate", envelope_never)
+    out = tmp_path / "book.html"
+    assert main(["puzzle-book", "--edition", E49, "--kind", "who-holds", "--kind", "envelope",
+                 "--level", "2", "--count", "4", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("2 puzzles (of 4 asked") and out.read_text().count(
+        "class='puzzle'") == 2

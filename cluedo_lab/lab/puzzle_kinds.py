@@ -32,7 +32,7 @@ from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
 from ..records import ENVELOPE, FACE_UP, Event, Record, SuperSleuth
 from ..rules.board import reach_chance, room_distances
-from ..rules.edition import Card, Edition, load_edition
+from ..rules.edition import Card, Edition, all_editions, load_edition
 from ..rules.errors import Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
@@ -185,28 +185,66 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
 
 
 def make_book(levels: Sequence[int], count: int, seed: int = 0,
-              editions: Sequence[str] = ("cluedo-classic-1949", "cluedo-card-game-2018",
-                                         "cluedo-the-card-game-2002", "clue-classic-2023"),
-              kinds: Sequence[str] = KINDS) -> list[Puzzle]:
-    """``count`` puzzles spread evenly over ``levels`` (easiest first), cycling through the
-    kinds and editions; a kind that has no puzzle at a level in an edition is skipped."""
+              editions: Sequence[str] | None = None, kinds: Sequence[str] | None = None
+              ) -> list[Puzzle]:
+    """Up to ``count`` puzzles for one class, easiest first: the ``levels`` spread evenly,
+    every kind and every edition asked taking turns (default: all of them), each combination
+    one that :func:`levels_of` accepts. Raises :class:`PuzzleError`, before any search, when
+    no edition, kind and level asked can be made together, naming the levels that exist. A
+    slot whose search finds nothing is left out, so the book may hold fewer than ``count``."""
+    editions = list(editions or (e.id for e in all_editions()))
+    kinds = list(kinds or KINDS)
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        raise PuzzleError(f"unknown kind {bad[0]!r}; kinds: {', '.join(KINDS)}")
+    have = {(e, k): [lv for lv in levels_of(k, e)[0] if lv in levels]
+            for e in editions for k in kinds}
+    if not any(have.values()):
+        raise PuzzleError(_nothing_to_make(editions, kinds, levels))
     rng = random.Random(f"book:{seed}")
     book: list[Puzzle] = []
-    plan = [sorted(levels)[i * len(levels) // count] for i in range(count)]
-    turn = 0
-    for level in plan:
-        for _ in range(len(kinds) * len(editions)):
-            kind = kinds[turn % len(kinds)]
-            edition = editions[(turn // len(kinds) + turn) % len(editions)]
-            turn += 1
-            if level not in levels_of(kind, edition)[0]:
-                continue
+    for edition, kind, level in _book_plan(have, sorted(set(levels)), count):
+        for _ in range(2):     # a second seed before the slot is given up
             try:
                 book.append(generate(edition, kind, level, rng.randrange(10 ** 6)))
                 break
             except PuzzleError:
                 continue
-    return book
+    return sorted(book, key=lambda p: p.level)
+
+
+def _book_plan(have: Mapping[tuple[str, str], Sequence[int]], levels: Sequence[int],
+               count: int) -> list[tuple[str, str, int]]:
+    """``count`` slots (edition, kind, level): the kinds in turn, each slot from the edition
+    used least so far among those the kind can come from (every edition appears as soon as
+    the book is long enough), the levels rising evenly over the book (a slot takes the
+    accepted level nearest its place in the spread)."""
+    kinds = list(dict.fromkeys(k for (_, k), lv in have.items() if lv))
+    order = list(dict.fromkeys(e for e, _ in have))
+    used: Counter[str] = Counter()
+    plan = []
+    for slot in range(count):
+        kind = kinds[slot % len(kinds)]
+        edition = min((e for e in order if have[e, kind]),
+                      key=lambda e: (used[e], (order.index(e) - slot) % len(order)))
+        used[edition] += 1
+        wanted = levels[slot * len(levels) // count]
+        level = min(have[edition, kind], key=lambda lv: (abs(lv - wanted), lv))
+        plan.append((edition, kind, level))
+    return plan
+
+
+def _nothing_to_make(editions: Sequence[str], kinds: Sequence[str], levels: Sequence[int]
+                     ) -> str:
+    wanted = sorted(set(levels))
+    asked = f"level {wanted[0]}" if len(wanted) == 1 else _levels_text(wanted)
+    exist = []
+    for edition in editions:
+        for kind in kinds:
+            found, why = levels_of(kind, edition)
+            exist.append(f"{kind} of {edition}: {_levels_text(found)}"
+                         + ("" if found else f" ({why})"))
+    return f"no puzzle of {asked} can be made from what was asked; " + "; ".join(exist)
 
 
 # -- the source of games ------------------------------------------------------------------------

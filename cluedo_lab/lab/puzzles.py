@@ -80,6 +80,11 @@ class Puzzle:
             **({"board": self.board} if self.board else {}),
         }
 
+    def command(self) -> str:
+        """The command that makes this puzzle again."""
+        return (f"cluedo-lab puzzle --edition {self.edition} --kind {self.kind} "
+                f"--level {self.level} --seed {self.seed}")
+
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
