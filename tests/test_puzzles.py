@@ -401,3 +401,16 @@ def test_the_book_command_says_how_many_it_made_when_the_search_runs_short(
     said = capsys.readouterr().out
     assert said.startswith("2 puzzles (of 4 asked") and out.read_text().count(
         "class='puzzle'") == 2
+
+
+@pytest.mark.parametrize("edition, kind, level, seed", WORDED[:3])
+def test_bookkeeping_is_one_line_and_the_hints_start_from_the_events(edition, kind, level,
+                                                                       seed):
+    from cluedo_lab.lab.puzzles import BOOKKEEPING
+    puzzle = generate(edition, kind, level, seed)
+    assert BOOKKEEPING in puzzle.solution
+    steps = [line for line in puzzle.solution if line[:1].isdigit()]
+    assert steps and not any("(the set-up)" in line or "is in your hand and a card" in line
+                             or "You hold" in line for line in steps)
+    start = [h for h in puzzle.exercise.hints if h.startswith("Start like this")]
+    assert all("(event " in h for h in start)

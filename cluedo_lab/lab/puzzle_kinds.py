@@ -534,9 +534,10 @@ def _who_holds(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
         traps = {_place(p): _why_not(k, card.id, p) for p in places if p != fact.place}
     if len(certain) != 1:
         return None  # the engine must find exactly one answer
+    solution = solution_lines(why, ed, record.observer)
     exercise = Exercise(question, "pick", answer_label, options, fact_hints(why, record.observer),
-                        "\n".join(solution_lines(why, ed)), traps)
-    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution_lines(why, ed),
+                        "\n".join(solution), traps)
+    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
                   features, exercise, _setup_text(record), _event_texts(record))
 
 
@@ -566,9 +567,10 @@ def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
              if e.position != proves[0]}
     hints = fact_hints(why, record.observer)[1:] or (
         "Take each event alone and ask what it forces.",)
+    solution = solution_lines(why, ed, record.observer)
     exercise = Exercise(question, "pick", f"event {proves[0]}", options, hints,
-                        "\n".join(solution_lines(why, ed)), traps)
-    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution_lines(why, ed),
+                        "\n".join(solution), traps)
+    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
                   features, exercise, _setup_text(record), _event_texts(record))
 
 
@@ -641,7 +643,7 @@ def _contradiction_of(base: dict[str, Any], full: Knowledge, fact: Fact, needed:
     lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
              f"yet the other events prove that {fact.text(ed)}. The proof, without "
              f"event {where + 1}:"] + [_renumbered(line, where + 1)
-                                       for line in solution_lines(why, ed)[1:]]
+                                       for line in solution_lines(why, ed, record.observer)[1:]]
     answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
     hints = (f"Find the card that {fact.place} must hold; then look for an event that "
              "denies it.", *fact_hints(why, record.observer)[1:])

@@ -195,9 +195,26 @@ def grade(kind: str, features: Mapping[str, Any]) -> int:
 
 # -- worked solutions ----------------------------------------------------------------------------
 
-def solution_lines(explanation: Explanation, edition: Edition) -> list[str]:
+BOOKKEEPING = "Cards you hold or see face up are in no other place, and no other card is."
+"""The one line that stands for every step that only reads your hand and the face-up cards."""
+
+
+def bookkeeping(step: Any, observer: str | None) -> bool:
+    """A step that only reads the set-up: a card of your hand or face up, that card in no
+    other place, or your hand or the face-up row full."""
+    seen = (observer, FACE_UP)
+    if _at_a_glance(step, seen):
+        return True
+    return step.rule == "one-place" and len(step.premises) == 1 and \
+        step.premises[0].holds and step.premises[0].place in seen
+
+
+def solution_lines(explanation: Explanation, edition: Edition, observer: str | None = None
+                   ) -> list[str]:
     """The explanation chain as the learner would say it: which events matter, then each step
-    with its rule; a proof by contradiction or cases says what it supposes."""
+    with its rule; a proof by contradiction or cases says what it supposes. With
+    ``observer``, the steps that only read your hand and the face-up cards fold into one
+    line (:data:`BOOKKEEPING`)."""
     fact = explanation.fact
     lines = []
     if explanation.events:
@@ -206,8 +223,12 @@ def solution_lines(explanation: Explanation, edition: Edition) -> list[str]:
                      "distractions.")
     else:
         lines.append("Your own hand and the set-up are enough; no event is needed.")
+    if observer is not None:
+        lines.append(BOOKKEEPING)
 
     def chain(steps: Sequence[Any], indent: str = "") -> list[str]:
+        if observer is not None:
+            steps = [s for s in steps if not bookkeeping(s, observer)]
         return [f"{indent}{i}. ({s.rule_name}) {s.text}" for i, s in enumerate(steps, start=1)]
 
     if explanation.method == "rules":
@@ -251,7 +272,8 @@ def fact_hints(explanation: Explanation, observer: str | None = None) -> tuple[s
     if features["cases"]:
         hints.append("Suppose the opposite and follow where it leads.")
     steps = explanation.steps if explanation.method != "cases" else explanation.cases[0][1]
-    useful = [s for s in steps if s.rule not in ("assume", "contradiction")]
+    useful = [s for s in steps if s.rule not in ("assume", "contradiction")
+              and not bookkeeping(s, observer)]
     if len(useful) > 1:
         hints.append("Start like this: " + useful[0].text)
     return tuple(hints)
