@@ -414,3 +414,22 @@ def test_bookkeeping_is_one_line_and_the_hints_start_from_the_events(edition, ki
                              or "You hold" in line for line in steps)
     start = [h for h in puzzle.exercise.hints if h.startswith("Start like this")]
     assert all("(event " in h for h in start)
+
+
+def test_a_reach_puzzle_prints_the_board_with_every_piece():
+    from cluedo_lab.rules.board import load_board
+    puzzle = generate(E49, "reach", 2, seed=0)
+    board = load_board(puzzle.board["board"])
+    squares = puzzle.board["squares"]
+    assert len(squares) == board.rows + 2                     # the grid, rooms, pieces
+    row, col = puzzle.board["at"]
+    assert squares[row][col] == "@"
+    on_squares = [p for p in puzzle.board["pieces"].values() if isinstance(p, list)]
+    assert sum(line.count(m) for line in squares[:board.rows] for m in "@abcdef") \
+        == len(on_squares)
+    text = puzzle.text()
+    assert squares[0] in text and f"row {row + 1}, column {col + 1}" in text
+
+
+def test_a_chance_question_states_its_model():
+    assert "equally likely" in generate(E49, "chance", 3, seed=2).question

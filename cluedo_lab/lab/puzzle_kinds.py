@@ -746,8 +746,9 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             total = int(k.consistent_deals)
             hits = int(p * total)
             name = ed.card(card).name
-            question = (f"What is the chance that {_place(place)} holds {name}? (a fraction or a "
-                        "percentage)")
+            question = (f"What is the chance that {_place(place)} holds {name}? Count every "
+                        "deal that fits what you saw as equally likely, whichever card a player "
+                        "chose to show. (a fraction or a percentage)")
             lines = [f"Count the deals that fit everything you know: {total:,}.",
                      f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
                      f"deals, {percent(p)}."]
@@ -873,7 +874,8 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
     blocked = game.blocked(seat)
     names = {r: _card_name(game.edition, r) for r in board.rooms}
     character = game.characters[seat]
-    where = names.get(here, here) if isinstance(here, str) else f"square {tuple(here)}"
+    where = names.get(here, here) if isinstance(here, str) else \
+        f"the square at row {here[0] + 1}, column {here[1] + 1}"
     data = _base(game, seat)
     ed = game.edition
     piece = ed.card(character).name
@@ -910,9 +912,36 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
                   "pieces": {s: p if isinstance(p, str) else list(p)
                              for s, p in game.pieces().items()},
                   "roll": roll}
+    board_info["squares"] = _board_text(game, character)
     record = _record(data, game.edition)
     return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
                   _setup_text(record), [], board_info)
+
+
+def _board_text(game: BoardGame, mine: str) -> list[str]:
+    """The board file's squares with every piece on its square (``@``: yours; ``a``, ``b``,
+    ...: the others) and a legend, so a reach puzzle can be solved from the text alone."""
+    board, ed = game.board, game.edition
+    rows = [list(line) for line in board.grid]
+    marks, legend = {}, []
+    others = iter("abcdefgh")
+    for character, where in game.pieces().items():
+        mark = "@" if character == mine else next(others)
+        marks[character] = mark
+        name = ed.card(character).name
+        if isinstance(where, str):
+            legend.append(f"{mark} {name}: in {_card_name(ed, where)}")
+        else:
+            row, col = where
+            rows[row][col] = mark
+            legend.append(f"{mark} {name}: row {row + 1}, column {col + 1}")
+    letters = sorted({board.grid[r][c]: room for room, squares in board.room_squares.items()
+                      for r, c in list(squares)[:1]}.items())
+    return (["".join(row) for row in rows]
+            + ["Rooms: " + ", ".join(f"{ch} {_card_name(ed, room)}" for ch, room in letters)
+               + "; . corridor; ^ v < > a door, opening that way; % staircase; "
+               "# off the board; digits: start squares.",
+               "Pieces: " + "; ".join(legend) + "."])
 
 
 def _reach_roll(game: BoardGame, seat: int, rolls: Sequence[int], level: int

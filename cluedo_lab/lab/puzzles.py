@@ -95,6 +95,9 @@ class Puzzle:
         if self.events:
             lines.append("What happened:")
             lines += [f"  {e}" for e in self.events]
+        if self.board and self.board.get("squares"):
+            lines.append("The board (rows top to bottom):")
+            lines += [f"  {row}" for row in self.board["squares"]]
         lines += ["", self.question]
         if self.exercise.options and self.exercise.form != "number":
             lines.append("Options: " + "; ".join(self.exercise.options))
