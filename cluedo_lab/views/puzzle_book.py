@@ -30,7 +30,6 @@ h1 { font-size: 1.5em; margin: 0 0 .3em; } h2 { font-size: 1.05em; margin: 0 0 .
 .student { display: flex; gap: 2em; margin: .4em 0; }
 .student span { flex: 1; border-bottom: 1px solid #333; padding-top: 1.2em; }
 .instructions { font-size: .92em; border: 1px solid #bbb; padding: .3em .8em; }
-.sheet { break-after: page; page-break-after: always; }
 .puzzle { border: 1px solid #999; border-radius: 6px; padding: .4em .7em; margin: .5em 0;
           break-inside: avoid; page-break-inside: avoid; display: flex; gap: .8em;
           font-size: 9pt; }
@@ -46,6 +45,7 @@ table.grid { border-collapse: collapse; font-size: 6.5pt; align-self: flex-start
 .grids { display: flex; gap: .3em; align-items: flex-start; }
 .board svg { width: 62mm; height: auto; }
 .legend { font-size: .8em; color: #333; }
+.answers { break-before: page; page-break-before: always; }
 .answers li { margin-bottom: .7em; font-size: 9pt; }
 @media print { body { margin: 0; max-width: none; } .noprint { display: none; } }
 """
@@ -116,20 +116,12 @@ def _block(number: int, puzzle: Puzzle) -> str:
             f"<p class='command'>{escape(puzzle.command())}</p></div>{side}</section>")
 
 
-PER_PAGE = 3
-"""Puzzles on a printed page, each with its grid."""
-
-
 def book_html(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book") -> str:
     """The printable book for one class: a title, name and date lines, instructions and a
-    legend, :data:`PER_PAGE` puzzles a page each with a detective grid (a reach puzzle: the
-    board with every piece), the command that makes each again, and at the back an answer
-    key with the worked solutions."""
-    blocks = [_block(i, p) for i, p in enumerate(puzzles, start=1)]
-    # The first page holds the title and instructions, and one puzzle fewer.
-    starts = [0, *range(PER_PAGE - 1, len(blocks), PER_PAGE)]
-    sheets = "".join("<div class='sheet'>" + "".join(blocks[a:b]) + "</div>"
-                     for a, b in zip(starts, [*starts[1:], len(blocks)], strict=True) if a < b)
+    legend, then the puzzles, each with a detective grid (a reach puzzle: the board with every
+    piece) and the command that makes it again, flowing three or four to an A4 page and never
+    split across pages, and at the back an answer key with the worked solutions."""
+    blocks = "".join(_block(i, p) for i, p in enumerate(puzzles, start=1))
     answers = "".join(
         f"<li><b>{escape(p.exercise.answer_text)}</b><br>"
         + "<br>".join(escape(line) for line in p.solution)
@@ -146,7 +138,7 @@ def book_html(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book") -> str
             "the cluedo-lab engine: its answer is the only one that fits.</p>"
             f"<div class='instructions'><p>{escape(INSTRUCTIONS)}</p>"
             f"<p class='legend'>{escape(LEGEND)}</p></div>"
-            f"{sheets}<section class='answers'><h1>Answer key</h1><ol>{answers}</ol></section>"
+            f"{blocks}<section class='answers'><h1>Answer key</h1><ol>{answers}</ol></section>"
             "</body></html>")
 
 
