@@ -32,8 +32,8 @@ h1 { font-size: 1.5em; margin: 0 0 .3em; } h2 { font-size: 1.05em; margin: 0 0 .
 .instructions { font-size: .92em; border: 1px solid #bbb; padding: .3em .8em; }
 .puzzle { border: 1px solid #999; border-radius: 6px; padding: .4em .7em; margin: .5em 0;
           break-inside: avoid; page-break-inside: avoid; display: flex; gap: .8em;
-          font-size: 9pt; }
-.puzzle .text { flex: 1; } .puzzle p { margin: .2em 0; }
+          font-size: 9pt; flex-wrap: wrap; }
+.puzzle .text { flex: 1 1 50%; min-width: 50%; } .puzzle p { margin: .2em 0; }
 .meta, .command { color: #555; font-size: .85em; }
 .command { font-family: monospace; }
 .events { font-family: monospace; font-size: .9em; margin: .2em 0; padding-left: 2.2em; }
