@@ -9,6 +9,11 @@ the worst also as a ratio to the plain baseline loop of ``benchmarks/run.py``, t
 machines), and how long a search that finds nothing takes before it says so. The goal: a
 level-5 puzzle in under 2 s.
 
+For the deduction kinds it also reports the share of candidates refused for grading by a
+harder proof than the record needs (``puzzle_kinds.REFUSED``): the level came only from
+counting the face-up cards like a hand, or fewer events than the worked solution's force the
+answer. Every level ``levels_of`` accepts must still be found.
+
     python benchmarks/puzzles.py            # a few minutes
     python benchmarks/puzzles.py --quick    # fewer seeds
 """
@@ -28,7 +33,7 @@ sys.path.insert(0, str(HERE))
 
 from run import baseline, percentile  # noqa: E402
 
-from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, levels_of  # noqa: E402
+from cluedo_lab.lab.puzzles import KINDS, REFUSED, PuzzleError, generate, levels_of  # noqa: E402
 from cluedo_lab.rules.edition import all_editions  # noqa: E402
 
 EDITIONS = tuple(e.id for e in all_editions())
@@ -46,6 +51,7 @@ def survey(kind: str, seeds: int) -> list[dict]:
         found, times, missing, failed = [], [], 0, []
         # Only the editions where the kind has the level: the others are refused at once.
         editions = [e for e in EDITIONS if level in levels_of(kind, e)[0]]
+        REFUSED.clear()
         for edition in editions:
             for seed in range(seeds):
                 start = time.perf_counter()
@@ -58,7 +64,7 @@ def survey(kind: str, seeds: int) -> list[dict]:
                 times.append(time.perf_counter() - start)
                 found.append(puzzle.features)
         rows.append({"kind": kind, "level": level, "editions": len(editions),
-                     "found": len(found), "missing": missing,
+                     "found": len(found), "missing": missing, "refused": dict(REFUSED),
                      "features": found, "seconds": times, "failed_seconds": failed})
     return rows
 
@@ -79,6 +85,13 @@ def describe(row: dict) -> str:
     if row["kind"] == "reach" and f:
         extra = (f" rooms {_spread([x['rooms'] for x in f])} blocked "
                  f"{share('blocked_matters')}")
+    refused = row.get("refused", {})
+    if refused.get("candidates"):
+        wrong = refused.get("bookkeeping", 0) + refused.get("smaller-set", 0)
+        extra += (f" refused {wrong}/{refused['candidates']} "
+                  f"({wrong / refused['candidates']:.0%}: bookkeeping "
+                  f"{refused.get('bookkeeping', 0)}, smaller set {refused.get('smaller-set', 0)};"
+                  f" one-event distractors kept out {refused.get('kept-out', 0)})")
     t = row["seconds"]
     timing = f"{statistics.median(t):.2f}/{percentile(t, 90):.2f}/{max(t):.2f}s" if t else "-"
     if row["missing"] and max(row["failed_seconds"]) >= 0.01:
@@ -92,18 +105,30 @@ def describe(row: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seeds", type=int, help="seeds per edition and level")
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--out", default=str(HERE / "results" / "puzzles.json"))
     args = parser.parse_args()
     base = baseline()
     print(f"baseline loop: {base * 1000:.1f} ms")
     print("features as min/median/max over the puzzles found; time as median/p90/worst")
-    seeds = 2 if args.quick else 4
+    seeds = args.seeds or (2 if args.quick else 4)
     rows = []
     for kind in args.kinds.split(","):
         for row in survey(kind, seeds):
             rows.append(row)
             print(describe(row), flush=True)
+    candidates = sum(r["refused"].get("candidates", 0) for r in rows)
+    if candidates:
+        books = sum(r["refused"].get("bookkeeping", 0) for r in rows)
+        smaller = sum(r["refused"].get("smaller-set", 0) for r in rows)
+        kept = sum(r["refused"].get("kept-out", 0) for r in rows)
+        print(f"deduction candidates refused for an easier proof: {books + smaller}/{candidates}"
+              f" ({(books + smaller) / candidates:.1%}; face-up bookkeeping {books}, a smaller "
+              f"set of events {smaller}); cut-downs that kept out a distractor proving the "
+              f"answer alone: {kept}")
+    lost = [f"{r['kind']} L{r['level']}" for r in rows if r["editions"] and not r["found"]]
+    print("levels with no puzzle found: " + (", ".join(lost) if lost else "none"))
     every = [t for r in rows for t in r["seconds"]]
     if every:
         found = sum(r["found"] for r in rows)

@@ -331,6 +331,10 @@ def parser() -> argparse.ArgumentParser:
     review.set_defaults(run=_review)
     book = sub.add_parser("puzzle-book", help="a printable worksheet of puzzles (HTML, answers "
                           "on the last page), and the same as a notebook of exercises")
+    book.add_argument("--edition", action="append", help="an edition to draw from (again "
+                      "for more; default: every edition)")
+    book.add_argument("--kind", action="append", help="a kind of puzzle (again for more; "
+                      "default: every kind)")
     book.add_argument("--level", default="1-5", help="a level or a range, e.g. 2 or 1-5")
     book.add_argument("--count", type=int, default=20)
     book.add_argument("--seed", type=int, default=0)
@@ -405,13 +409,15 @@ def _puzzle_book(args: argparse.Namespace) -> int:
     from .views.puzzle_book import book_html, book_notebook
     if not 1 <= args.count <= 200:
         raise CluedoLabError(f"--count: 1 to 200 puzzles, not {args.count}")
-    puzzles = make_book(_levels(args.level), args.count, args.seed)
+    puzzles = make_book(_levels(args.level), args.count, args.seed, args.edition, args.kind)
     write_file(args.out, book_html(puzzles, student=args.student), CluedoLabError)
     if args.notebook:
         write_file(args.notebook, json.dumps(book_notebook(puzzles, student=args.student),
                                              indent=1, ensure_ascii=False) + "\n",
                    CluedoLabError)
-    print(f"{len(puzzles)} puzzles -> {args.out}"
+    short = "" if len(puzzles) == args.count else \
+        f" (of {args.count} asked: the search found no more for those slots)"
+    print(f"{len(puzzles)} puzzles{short} -> {args.out}"
           + (f" and {args.notebook}" if args.notebook else ""))
     return 0
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..records import ENVELOPE, Event, Record
+from ..records import ENVELOPE, FACE_UP, Event, Record
 from ..rules.edition import Card, Edition
 from . import constraints as cons
 from .conflicts import irreducible_conflict
@@ -45,9 +45,12 @@ class Fact:
     holds: bool
 
     def text(self, edition: Edition) -> str:
+        name = edition.card(self.card).name
+        if self.place == FACE_UP:
+            return f"{name} is {'' if self.holds else 'not '}face up"
         verb = "holds" if self.holds else "does not hold"
         place = "the envelope" if self.place == ENVELOPE else self.place
-        return f"{place} {verb} {edition.card(self.card).name}"
+        return f"{place} {verb} {name}"
 
     def negated(self) -> Fact:
         return Fact(self.card, self.place, not self.holds)
@@ -196,17 +199,19 @@ class Deduction:
             if open_cards and len(held) == size:
                 names = ", ".join(self._name(c) for c in held)
                 for card in open_cards:
-                    changed |= self._add(
-                        "full-hand", Fact(card, place, False), held_facts, (),
-                        f"{place} holds {size} cards and all are known ({names}), so "
-                        f"{place} does not hold {self._name(card)}.")
+                    fact = Fact(card, place, False)
+                    row = "card is" if size == 1 else "cards are"
+                    whole = f"The face-up {row} {names}" if place == FACE_UP else \
+                        f"{place} holds {_cards(size)} and all are known ({names})"
+                    changed |= self._add("full-hand", fact, held_facts, (),
+                                         f"{whole}, so {fact.text(self.edition)}.")
             elif open_cards and len(held) + len(open_cards) == size:
                 lacks = tuple(Fact(c.id, place, False) for c in self.edition.cards
                               if self.value(c.id, place) is False)
                 for card in open_cards:
                     changed |= self._add(
                         "needs-all", Fact(card, place, True), held_facts + lacks, (),
-                        f"{place} holds {size} cards and only {len(held) + len(open_cards)} "
+                        f"{place} holds {_cards(size)} and only {len(held) + len(open_cards)} "
                         f"could still be there, so it holds {self._name(card)}.")
         return changed
 

@@ -12,9 +12,12 @@ the same puzzle.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -28,9 +31,9 @@ from ..knowledge import closed_forms
 from ..knowledge.advice import rank_questions
 from ..knowledge.engine import Knowledge
 from ..knowledge.explain import Explanation, Fact, explain
-from ..records import ENVELOPE, Record
+from ..records import ENVELOPE, FACE_UP, Event, Record, SuperSleuth
 from ..rules.board import reach_chance, room_distances
-from ..rules.edition import Card, Edition, load_edition
+from ..rules.edition import Card, Edition, all_editions, load_edition
 from ..rules.errors import ActionLimit, Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
@@ -50,6 +53,19 @@ __all__ = ["generate", "levels_of", "make_book", "moment_puzzle"]
 
 GAMES = 60
 """How many seeded games the search may play before giving up on a level."""
+
+REFUSED: Counter[str] = Counter()
+"""Deduction candidates refused for grading by a harder proof than the record needs, counted
+over every search since the last ``clear()`` (``benchmarks/puzzles.py`` reports the shares):
+``candidates``, facts whose proof grades at the level asked when the face-up cards count like
+a hand to work out; ``bookkeeping``, those graded lower once the face-up cards are read at a
+glance like your own; ``smaller-set``, cut-down records where fewer events than the worked
+solution uses already force the answer; ``kept-out``, cut-downs that left out distractors
+each of which forces the answer alone (the puzzle is made, without them)."""
+
+SMALLEST_CHECKED = 3
+"""The largest set of events tried when looking for a smaller proof than the worked
+solution's: sets of one, two and three events cover the easy readings a learner would spot."""
 
 LEVEL_RANGE = {"key-event": (1, 2), "envelope": (2, 5), "contradiction": (2, 5)}
 """The levels a kind reaches, where its proofs are short or long by nature."""
@@ -166,34 +182,72 @@ def generate(edition: str | Edition | Variant, kind: str, level: int, seed: int 
             puzzle.seed = seed
             # two puzzles may ask the same question of other records: the key tells them apart
             puzzle.exercise.key = f"{kind}-{level}-{ed.id}-{seed}"
-            return puzzle
+            return _in_your_words(puzzle)
     raise PuzzleError(f"no level-{level} {kind} puzzle found in {GAMES} games of {ed.name}; "
                       "try another seed or level")
 
 
 def make_book(levels: Sequence[int], count: int, seed: int = 0,
-              editions: Sequence[str] = ("cluedo-classic-1949", "cluedo-card-game-2018",
-                                         "cluedo-the-card-game-2002", "clue-classic-2023"),
-              kinds: Sequence[str] = KINDS) -> list[Puzzle]:
-    """``count`` puzzles spread evenly over ``levels`` (easiest first), cycling through the
-    kinds and editions; a kind that has no puzzle at a level in an edition is skipped."""
+              editions: Sequence[str] | None = None, kinds: Sequence[str] | None = None
+              ) -> list[Puzzle]:
+    """Up to ``count`` puzzles for one class, easiest first: the ``levels`` spread evenly,
+    every kind and every edition asked taking turns (default: all of them), each combination
+    one that :func:`levels_of` accepts. Raises :class:`PuzzleError`, before any search, when
+    no edition, kind and level asked can be made together, naming the levels that exist. A
+    slot whose search finds nothing is left out, so the book may hold fewer than ``count``."""
+    editions = list(editions or (e.id for e in all_editions()))
+    kinds = list(kinds or KINDS)
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        raise PuzzleError(f"unknown kind {bad[0]!r}; kinds: {', '.join(KINDS)}")
+    have = {(e, k): [lv for lv in levels_of(k, e)[0] if lv in levels]
+            for e in editions for k in kinds}
+    if not any(have.values()):
+        raise PuzzleError(_nothing_to_make(editions, kinds, levels))
     rng = random.Random(f"book:{seed}")
     book: list[Puzzle] = []
-    plan = [sorted(levels)[i * len(levels) // count] for i in range(count)]
-    turn = 0
-    for level in plan:
-        for _ in range(len(kinds) * len(editions)):
-            kind = kinds[turn % len(kinds)]
-            edition = editions[(turn // len(kinds) + turn) % len(editions)]
-            turn += 1
-            if level not in levels_of(kind, edition)[0]:
-                continue
+    for edition, kind, level in _book_plan(have, sorted(set(levels)), count):
+        for _ in range(2):     # a second seed before the slot is given up
             try:
                 book.append(generate(edition, kind, level, rng.randrange(10 ** 6)))
                 break
             except PuzzleError:
                 continue
-    return book
+    return sorted(book, key=lambda p: p.level)
+
+
+def _book_plan(have: Mapping[tuple[str, str], Sequence[int]], levels: Sequence[int],
+               count: int) -> list[tuple[str, str, int]]:
+    """``count`` slots (edition, kind, level): the kinds in turn, each slot from the edition
+    used least so far among those the kind can come from (every edition appears as soon as
+    the book is long enough), the levels rising evenly over the book (a slot takes the
+    accepted level nearest its place in the spread)."""
+    kinds = list(dict.fromkeys(k for (_, k), lv in have.items() if lv))
+    order = list(dict.fromkeys(e for e, _ in have))
+    used: Counter[str] = Counter()
+    plan = []
+    for slot in range(count):
+        kind = kinds[slot % len(kinds)]
+        edition = min((e for e in order if have[e, kind]),
+                      key=lambda e: (used[e], (order.index(e) - slot) % len(order)))
+        used[edition] += 1
+        wanted = levels[slot * len(levels) // count]
+        level = min(have[edition, kind], key=lambda lv: (abs(lv - wanted), lv))
+        plan.append((edition, kind, level))
+    return plan
+
+
+def _nothing_to_make(editions: Sequence[str], kinds: Sequence[str], levels: Sequence[int]
+                     ) -> str:
+    wanted = sorted(set(levels))
+    asked = f"level {wanted[0]}" if len(wanted) == 1 else _levels_text(wanted)
+    exist = []
+    for edition in editions:
+        for kind in kinds:
+            found, why = levels_of(kind, edition)
+            exist.append(f"{kind} of {edition}: {_levels_text(found)}"
+                         + ("" if found else f" ({why})"))
+    return f"no puzzle of {asked} can be made from what was asked; " + "; ".join(exist)
 
 
 # -- the source of games ------------------------------------------------------------------------
@@ -223,7 +277,11 @@ def _base(game: Game, seat: int) -> dict[str, Any]:
     case is still open, and the winner's cards would give the envelope away."""
     data = game.record_for(seat)
     data["edition"] = spec_of(game.edition) or game.edition.id
-    data["events"] = [e for e in data["events"] if not (e.get("accuse") and e.get("correct"))]
+    events = [e for e in data["events"] if not (e.get("accuse") and e.get("correct"))]
+    # Your own accusation shows you the envelope: the case is closed for you from there.
+    mine = next((i for i, e in enumerate(events)
+                 if "accuse" in e and e.get("by") == data.get("observer")), len(events))
+    data["events"] = events[:mine]
     return data
 
 
@@ -252,10 +310,23 @@ def _consistent(data: Mapping[str, Any], edition: Edition | None = None) -> bool
         return False
 
 
+def edition_title(ed: Edition) -> str:
+    """The edition's name with its year, so two editions of one name read apart ("Clue
+    (2014)", "Clue (2023)", "Clue (two-player game, 2023)")."""
+    if ed.name.endswith(")"):
+        return f"{ed.name[:-1]}, {ed.year})"
+    return f"{ed.name} ({ed.year})"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _setup_text(record: Record) -> list[str]:
     ed = record.edition
-    lines = [f"Edition: {ed.name}. Players: " + ", ".join(
-        f"{p.name} ({p.hand_size} cards)" for p in record.players) + "."]
+    lines = [f"Edition: {edition_title(ed)}. Players: " + ", ".join(
+        f"{p.name} ({'you, ' if p.name == record.observer else ''}{_cards(p.hand_size)})"
+        for p in record.players) + "."]
     if record.observer:
         hand = ", ".join(c.name for c in record.hand)
         lines.append(f"You are {record.observer}; your hand: {hand}.")
@@ -266,7 +337,56 @@ def _setup_text(record: Record) -> list[str]:
 
 
 def _event_texts(record: Record) -> list[str]:
-    return [e.describe() for e in record.events]
+    return [_you(_as_printed(e, record.edition), record.observer) for e in record.events]
+
+
+_COMPASS = frozenset({"north", "south", "east", "west"})
+
+
+def _as_printed(event: Event, ed: Edition) -> str:
+    """The event as the cards print it: a Super Sleuth card asks for "a female card" or "a
+    card in the east", never by the feature's id."""
+    text = event.describe()
+    if isinstance(event, SuperSleuth):
+        asked = f"a card in the {event.value}" if event.value in _COMPASS else \
+            f"{'an' if event.value[:1] in 'aeiou' else 'a'} {event.value} card"
+        text = text.replace(f"a {event.value} card ({event.feature})", asked)
+    return text
+
+
+_YOU = (("does not hold", "do not hold"), ("holds", "hold"), ("has", "have"),
+        ("needs", "need"), ("is", "are"))
+
+
+def _you(text: str, observer: str | None) -> str:
+    """``text`` with the learner's seat called "you" (the learner reads the record as their
+    own), its verbs agreeing."""
+    text = text.replace("the observer saw", "you saw")
+    text = re.sub(r"\b1 card\(s\)", "1 card", text).replace("card(s)", "cards")
+    if not observer:
+        return text
+    text = re.sub(rf"^(event \d+: ){re.escape(observer)} gave (\S+) a private tip of all their",
+                  r"\1you gave \2 a private tip of all your", text)
+    me = re.escape(observer)
+    for third, second in _YOU:
+        text = re.sub(rf"\b{me} {third}\b", f"you {second}", text)
+    text = re.sub(rf"\b(in|from) {me}\b", r"\1 your hand", text)
+    text = re.sub(rf"\b{me}\b", "you", text)
+    return re.sub(r"(^|[.!?] |\) )you\b", r"\1You", text)
+
+
+def _in_your_words(puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` with its worked solution, hints and messages calling the learner "you"."""
+    observer = puzzle.record.get("observer")
+    if not observer:
+        return puzzle
+    ex = puzzle.exercise
+    puzzle.solution = [_you(line, observer) for line in puzzle.solution]
+    puzzle.exercise = dataclasses.replace(
+        ex, hints=tuple(_you(h, observer) for h in ex.hints),
+        solution=_you(ex.solution, observer),
+        traps={k: _you(v, observer) for k, v in ex.traps.items()})
+    return puzzle
 
 
 def _card_name(edition: Edition, card: str) -> str:
@@ -304,10 +424,7 @@ def _candidate_facts(game: Game, seat: int, rng: random.Random, kind: str, level
     tried = 0
     for fact in facts:
         why = explain(full, fact.card, fact.place)
-        features = fact_features(why, record.observer)
-        if kind == "contradiction":
-            features["events"] += 1     # the made-up event joins the conflict
-        if why.method == "count" or grade(kind, features) != level:
+        if why.method == "count" or not _graded_at(kind, level, why, record.observer):
             continue
         yield base, full, fact, [p - 1 for p in why.events]
         tried += 1
@@ -315,16 +432,47 @@ def _candidate_facts(game: Game, seat: int, rng: random.Random, kind: str, level
             return
 
 
+def _graded_at(kind: str, level: int, why: Explanation, observer: str | None) -> bool:
+    """Does the proof ``why`` grade at ``level``? Counts the candidate in :data:`REFUSED`, and
+    its refusal when only bookkeeping (the face-up cards as a hand to count) reached the
+    level."""
+    def graded(glance: tuple[str, ...]) -> int:
+        features = fact_features(why, observer, glance)
+        if kind == "contradiction":
+            features["events"] += 1     # the made-up event joins the conflict
+        return grade(kind, features)
+
+    if graded(()) == level:
+        REFUSED["candidates"] += 1
+        if graded((FACE_UP,)) != level:
+            REFUSED["bookkeeping"] += 1
+            return False
+        return True
+    return graded((FACE_UP,)) == level
+
+
+def _smaller_set(k: Knowledge, fact: Fact, size: int) -> tuple[int, ...] | None:
+    """A set of fewer than ``size`` events of ``k``'s record (at most
+    :data:`SMALLEST_CHECKED`) that forces ``fact`` on its own, if there is one."""
+    events = k.record.events
+    for n in range(1, min(size, SMALLEST_CHECKED + 1)):
+        for chosen in itertools.combinations(events, n):
+            if k.entails(fact.card, fact.place, fact.holds, chosen):
+                return tuple(e.position for e in chosen)
+    return None
+
+
 def _distractors(total: int, needed: Sequence[int], level: int, rng: random.Random,
-                 extra: int = 0) -> list[int]:
-    others = [i for i in range(total) if i not in needed]
+                 extra: int = 0, avoid: Sequence[int] = ()) -> list[int]:
+    """``needed`` and a few other events (never one of ``avoid``), in record order."""
+    others = [i for i in range(total) if i not in needed and i not in avoid]
     chosen = rng.sample(others, min(len(others), 1 + level // 2 + extra))
     return sorted({*needed, *chosen})
 
 
 def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: str
                  ) -> Puzzle | None:
-    for base, _full, fact, needed in _candidate_facts(game, seat, rng, kind, level):
+    for base, full, fact, needed in _candidate_facts(game, seat, rng, kind, level):
         if len(needed) > 2 + 2 * level:
             continue
         if kind == "key-event" and len(needed) != 1:
@@ -332,8 +480,13 @@ def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: st
         ed = game.edition
         if kind == "envelope" and ed.deal.envelope[ed.card(fact.card).category] != 1:
             continue
+        # A distractor that proves the answer on its own would make the puzzle easier than
+        # its worked solution (a key-event puzzle asks for the one event that does).
+        alone = [e.position - 1 for e in full.record.events
+                 if full.entails(fact.card, fact.place, True, [e])] if len(needed) > 1 else []
+        REFUSED["kept-out"] += bool(alone)
         chosen = _distractors(len(base["events"]), needed, level, rng,
-                              extra=2 if kind == "key-event" else 0)
+                              extra=2 if kind == "key-event" else 0, avoid=alone)
         data = _with(base, [base["events"][i] for i in chosen])
         k = _knowledge(data, ed)
         if k.status(fact.card, fact.place) is not True:
@@ -341,6 +494,9 @@ def _fact_puzzle(game: Game, seat: int, rng: random.Random, level: int, kind: st
         why = explain(k, fact.card, fact.place)
         if why.method == "count":
             continue  # no worked solution a learner could follow
+        if kind != "key-event" and _smaller_set(k, fact, len(why.events)) is not None:
+            REFUSED["smaller-set"] += 1
+            continue  # the record as shown has an easier proof than the level says
         features = fact_features(why, k.record.observer)
         features["shown_events"] = len(k.record.events)
         if kind == "key-event":
@@ -381,9 +537,10 @@ def _who_holds(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
         traps = {_place(p): _why_not(k, card.id, p) for p in places if p != fact.place}
     if len(certain) != 1:
         return None  # the engine must find exactly one answer
+    solution = solution_lines(why, ed, record.observer)
     exercise = Exercise(question, "pick", answer_label, options, fact_hints(why, record.observer),
-                        "\n".join(solution_lines(why, ed)), traps)
-    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution_lines(why, ed),
+                        "\n".join(solution), traps)
+    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
                   features, exercise, _setup_text(record), _event_texts(record))
 
 
@@ -413,9 +570,10 @@ def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
              if e.position != proves[0]}
     hints = fact_hints(why, record.observer)[1:] or (
         "Take each event alone and ask what it forces.",)
+    solution = solution_lines(why, ed, record.observer)
     exercise = Exercise(question, "pick", f"event {proves[0]}", options, hints,
-                        "\n".join(solution_lines(why, ed)), traps)
-    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution_lines(why, ed),
+                        "\n".join(solution), traps)
+    return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
                   features, exercise, _setup_text(record), _event_texts(record))
 
 
@@ -488,7 +646,7 @@ def _contradiction_of(base: dict[str, Any], full: Knowledge, fact: Fact, needed:
     lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
              f"yet the other events prove that {fact.text(ed)}. The proof, without "
              f"event {where + 1}:"] + [_renumbered(line, where + 1)
-                                       for line in solution_lines(why, ed)[1:]]
+                                       for line in solution_lines(why, ed, record.observer)[1:]]
     answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
     hints = (f"Find the card that {fact.place} must hold; then look for an event that "
              "denies it.", *fact_hints(why, record.observer)[1:])
@@ -591,8 +749,9 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             total = int(k.consistent_deals)
             hits = int(p * total)
             name = ed.card(card).name
-            question = (f"What is the chance that {_place(place)} holds {name}? (a fraction or a "
-                        "percentage)")
+            question = (f"What is the chance that {_place(place)} holds {name}? Count every "
+                        "deal that fits what you saw as equally likely, whichever card a player "
+                        "chose to show. (a fraction or a percentage)")
             lines = [f"Count the deals that fit everything you know: {total:,}.",
                      f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
                      f"deals, {percent(p)}."]
@@ -715,7 +874,8 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
     blocked = game.blocked(seat)
     names = {r: _card_name(game.edition, r) for r in board.rooms}
     character = game.characters[seat]
-    where = names.get(here, here) if isinstance(here, str) else f"square {tuple(here)}"
+    where = names.get(here, here) if isinstance(here, str) else \
+        f"the square at row {here[0] + 1}, column {here[1] + 1}"
     data = _base(game, seat)
     ed = game.edition
     piece = ed.card(character).name
@@ -752,6 +912,7 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
                   "pieces": {s: p if isinstance(p, str) else list(p)
                              for s, p in game.pieces().items()},
                   "roll": roll}
+    board_info["squares"] = _board_text(game, character)
     record = _record(data, game.edition)
     return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
                   _setup_text(record), [], board_info)
@@ -763,6 +924,32 @@ def _play_on(game: Game, bots: Sequence[Player[Game]], count: int) -> int:
         return run(game, bots, count).actions
     except ActionLimit:
         return count
+
+
+def _board_text(game: BoardGame, mine: str) -> list[str]:
+    """The board file's squares with every piece on its square (``@``: yours; ``a``, ``b``,
+    ...: the others) and a legend, so a reach puzzle can be solved from the text alone."""
+    board, ed = game.board, game.edition
+    rows = [list(line) for line in board.grid]
+    marks, legend = {}, []
+    others = iter("abcdefgh")
+    for character, where in game.pieces().items():
+        mark = "@" if character == mine else next(others)
+        marks[character] = mark
+        name = ed.card(character).name
+        if isinstance(where, str):
+            legend.append(f"{mark} {name}: in {_card_name(ed, where)}")
+        else:
+            row, col = where
+            rows[row][col] = mark
+            legend.append(f"{mark} {name}: row {row + 1}, column {col + 1}")
+    letters = sorted({board.grid[r][c]: room for room, squares in board.room_squares.items()
+                      for r, c in list(squares)[:1]}.items())
+    return (["".join(row) for row in rows]
+            + ["Rooms: " + ", ".join(f"{ch} {_card_name(ed, room)}" for ch, room in letters)
+               + "; . corridor; ^ v < > a door, opening that way; % staircase; "
+               "# off the board; digits: start squares.",
+               "Pieces: " + "; ".join(legend) + "."])
 
 
 def _reach_roll(game: BoardGame, seat: int, rolls: Sequence[int], level: int

@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..knowledge.explain import Explanation
+from ..records import FACE_UP
 from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError
 from .exercises import Exercise
@@ -79,6 +80,11 @@ class Puzzle:
             **({"board": self.board} if self.board else {}),
         }
 
+    def command(self) -> str:
+        """The command that makes this puzzle again."""
+        return (f"cluedo-lab puzzle --edition {self.edition} --kind {self.kind} "
+                f"--level {self.level} --seed {self.seed}")
+
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
@@ -89,6 +95,9 @@ class Puzzle:
         if self.events:
             lines.append("What happened:")
             lines += [f"  {e}" for e in self.events]
+        if self.board and self.board.get("squares"):
+            lines.append("The board (rows top to bottom):")
+            lines += [f"  {row}" for row in self.board["squares"]]
         lines += ["", self.question]
         if self.exercise.options and self.exercise.form != "number":
             lines.append("Options: " + "; ".join(self.exercise.options))
@@ -112,19 +121,22 @@ def _jsonable(value: Any) -> Any:
 
 # -- measuring a proof ---------------------------------------------------------------------------
 
-def fact_features(explanation: Explanation, observer: str | None = None) -> dict[str, Any]:
+def fact_features(explanation: Explanation, observer: str | None = None,
+                  glance: tuple[str, ...] = (FACE_UP,)) -> dict[str, Any]:
     """What a proof takes: its steps (every case's counted), the named rules, the events it
     rests on, and whether it counts hand sizes or argues by contradiction or cases.
 
-    Reading your own hand is not a step, and your own full hand is not counting: a learner
-    sees both at a glance, so they would make a puzzle look harder than it is."""
+    Reading your own hand or the face-up cards is not a step, and your own full hand or the
+    full face-up row is not counting (``glance``: the places besides the observer's hand read
+    at a glance): a learner sees both at once, so they would make a puzzle look harder than it
+    is."""
     if explanation.method == "cases":
         steps = [s for _, chain in explanation.cases for s in chain]
         extra = 1
     else:
         steps = list(explanation.steps)
         extra = 0
-    steps = [s for s in steps if not _at_a_glance(s, observer)]
+    steps = [s for s in steps if not _at_a_glance(s, (observer, *glance))]
     rules = sorted({s.rule for s in steps} - {"observed", "assume", "contradiction"})
     return {
         "steps": len(steps) + extra,
@@ -137,11 +149,12 @@ def fact_features(explanation: Explanation, observer: str | None = None) -> dict
     }
 
 
-def _at_a_glance(step: Any, observer: str | None) -> bool:
-    """A step the learner needs no thought for: their own hand, read or full."""
+def _at_a_glance(step: Any, places: tuple[str | None, ...]) -> bool:
+    """A step the learner needs no thought for: the set-up read (their own hand, the face-up
+    cards), or a hand among ``places`` full."""
     if step.rule == "observed" and step.events == (0,):
         return True
-    return step.rule == "full-hand" and step.fact is not None and step.fact.place == observer
+    return step.rule == "full-hand" and step.fact is not None and step.fact.place in places
 
 
 def grade(kind: str, features: Mapping[str, Any]) -> int:
@@ -185,9 +198,26 @@ def grade(kind: str, features: Mapping[str, Any]) -> int:
 
 # -- worked solutions ----------------------------------------------------------------------------
 
-def solution_lines(explanation: Explanation, edition: Edition) -> list[str]:
+BOOKKEEPING = "Cards you hold or see face up are in no other place, and no other card is."
+"""The one line that stands for every step that only reads your hand and the face-up cards."""
+
+
+def bookkeeping(step: Any, observer: str | None) -> bool:
+    """A step that only reads the set-up: a card of your hand or face up, that card in no
+    other place, or your hand or the face-up row full."""
+    seen = (observer, FACE_UP)
+    if _at_a_glance(step, seen):
+        return True
+    return step.rule == "one-place" and len(step.premises) == 1 and \
+        step.premises[0].holds and step.premises[0].place in seen
+
+
+def solution_lines(explanation: Explanation, edition: Edition, observer: str | None = None
+                   ) -> list[str]:
     """The explanation chain as the learner would say it: which events matter, then each step
-    with its rule; a proof by contradiction or cases says what it supposes."""
+    with its rule; a proof by contradiction or cases says what it supposes. With
+    ``observer``, the steps that only read your hand and the face-up cards fold into one
+    line (:data:`BOOKKEEPING`)."""
     fact = explanation.fact
     lines = []
     if explanation.events:
@@ -196,8 +226,12 @@ def solution_lines(explanation: Explanation, edition: Edition) -> list[str]:
                      "distractions.")
     else:
         lines.append("Your own hand and the set-up are enough; no event is needed.")
+    if observer is not None:
+        lines.append(BOOKKEEPING)
 
     def chain(steps: Sequence[Any], indent: str = "") -> list[str]:
+        if observer is not None:
+            steps = [s for s in steps if not bookkeeping(s, observer)]
         return [f"{indent}{i}. ({s.rule_name}) {s.text}" for i, s in enumerate(steps, start=1)]
 
     if explanation.method == "rules":
@@ -241,17 +275,19 @@ def fact_hints(explanation: Explanation, observer: str | None = None) -> tuple[s
     if features["cases"]:
         hints.append("Suppose the opposite and follow where it leads.")
     steps = explanation.steps if explanation.method != "cases" else explanation.cases[0][1]
-    useful = [s for s in steps if s.rule not in ("assume", "contradiction")]
+    useful = [s for s in steps if s.rule not in ("assume", "contradiction")
+              and not bookkeeping(s, observer)]
     if len(useful) > 1:
         hints.append("Start like this: " + useful[0].text)
     return tuple(hints)
 
 
 from .puzzle_kinds import (  # noqa: E402  (the generators use the above)
+    REFUSED,
     generate,
     levels_of,
     make_book,
     moment_puzzle,
 )
 
-__all__ += ["generate", "levels_of", "make_book", "moment_puzzle"]
+__all__ += ["REFUSED", "generate", "levels_of", "make_book", "moment_puzzle"]

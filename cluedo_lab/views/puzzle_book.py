@@ -17,21 +17,86 @@ from html import escape
 from typing import Any
 
 from ..lab.puzzles import Puzzle
+from ..records import ENVELOPE, FACE_UP, Record
+from ..rules.board import load_board
+from ..rules.edition import Category
+from .board_svg import render_svg
 
 __all__ = ["book_html", "book_notebook"]
 
 CSS = """
-body { font-family: Georgia, serif; max-width: 46em; margin: 2em auto; line-height: 1.4; }
-h1 { font-size: 1.6em; } h2 { font-size: 1.15em; margin-bottom: .3em; }
-.puzzle { border: 1px solid #999; border-radius: 6px; padding: .6em 1em; margin: 1em 0;
-          break-inside: avoid; page-break-inside: avoid; }
-.meta { color: #555; font-size: .9em; }
-.events { font-family: monospace; font-size: .92em; }
-.answer-space { border-bottom: 1px dotted #777; height: 2.2em; }
+@page { size: A4; margin: 12mm; }
+body { font-family: Georgia, serif; font-size: 10pt; max-width: 52em; margin: 1.5em auto;
+       line-height: 1.3; }
+h1 { font-size: 1.5em; margin: 0 0 .3em; } h2 { font-size: 1.05em; margin: 0 0 .2em; }
+.student { display: flex; gap: 2em; margin: .4em 0; }
+.student span { flex: 1; border-bottom: 1px solid #333; padding-top: 1.2em; }
+.instructions { font-size: .92em; border: 1px solid #bbb; padding: .3em .8em; }
+.puzzle { border: 1px solid #999; border-radius: 6px; padding: .4em .7em; margin: .5em 0;
+          break-inside: avoid; page-break-inside: avoid; display: flex; gap: .8em;
+          font-size: 9pt; flex-wrap: wrap; }
+.puzzle .text { flex: 1 1 50%; min-width: 50%; } .puzzle p { margin: .2em 0; }
+.meta, .command { color: #555; font-size: .85em; }
+.command { font-family: monospace; }
+.events { font-family: monospace; font-size: .9em; margin: .2em 0; padding-left: 2.2em; }
+.answer-space { border-bottom: 1px dotted #777; height: 1.6em; }
+table.grid { border-collapse: collapse; font-size: 6.5pt; align-self: flex-start; }
+.grid th, .grid td { border: 1px solid #888; padding: 0 .25em; height: 1.05em; }
+.grid td.box { width: 1.3em; } .grid th.cat { text-align: left; background: #eee; }
+.grid th.card { text-align: left; font-weight: normal; white-space: nowrap; }
+.grids { display: flex; gap: .3em; align-items: flex-start; }
+.board svg { width: 62mm; height: auto; }
+.legend { font-size: .8em; color: #333; }
 .answers { break-before: page; page-break-before: always; }
-.answers li { margin-bottom: .8em; }
+.answers li { margin-bottom: .7em; font-size: 9pt; }
 @media print { body { margin: 0; max-width: none; } .noprint { display: none; } }
 """
+
+INSTRUCTIONS = (
+    "Each puzzle gives your hand and what happened in a game, as you saw it: you are the "
+    "player called you. Use the grid beside it: mark ✓ where a card must be, ✗ where it "
+    "cannot be, and leave a cell empty while you do not know. Start with your own hand and "
+    "the face-up cards, then take the events one at a time. Write your answer on the line; "
+    "a chance is a fraction. The answers, with worked solutions, are at the back.")
+
+LEGEND = "✓ holds · ✗ does not hold · empty: not known yet. Env: the envelope."
+
+
+def _grid(puzzle: Puzzle) -> str:
+    """A detective grid to fill: a row per card, a column per place a card can hide; the
+    last category (the rooms, the destinations) stands beside the others, so the grid is half
+    as tall and three puzzles fit on a page."""
+    record = Record.from_dict(puzzle.record)
+    places = [q for q in record.places if q != FACE_UP]
+    heads = "".join(f"<th>{escape(_short(q, record.observer))}</th>" for q in places)
+    categories = record.edition.categories
+
+    def table(group: Sequence[Category]) -> str:
+        rows = []
+        for category in group:
+            rows.append(f"<tr><th class='cat' colspan='{len(places) + 1}'>"
+                        f"{escape(category.name)}</th></tr>")
+            rows += [f"<tr><th class='card'>{escape(card.name)}</th>"
+                     + "<td class='box'></td>" * len(places) + "</tr>"
+                     for card in category.cards]
+        return f"<table class='grid'><tr><th></th>{heads}</tr>{''.join(rows)}</table>"
+
+    return ("<div class='grids' role='group' aria-label='detective grid'>"
+            + table(categories[:-1]) + table(categories[-1:]) + "</div>")
+
+
+def _short(place: str, observer: str | None) -> str:
+    if place == ENVELOPE:
+        return "Env"
+    return "you" if place == observer else place[:6]
+
+
+def _board(puzzle: Puzzle) -> str:
+    """The board with every piece on it, for a reach puzzle."""
+    info = puzzle.board or {}
+    pieces = {k: tuple(v) if isinstance(v, list) else v for k, v in info["pieces"].items()}
+    return "<div class='board'>" + render_svg(load_board(info["board"]), pieces, cell=8,
+                                              coordinates=True) + "</div>"
 
 
 def _block(number: int, puzzle: Puzzle) -> str:
@@ -39,37 +104,47 @@ def _block(number: int, puzzle: Puzzle) -> str:
     setup = "".join(f"<p>{escape(line)}</p>" for line in puzzle.setup)
     events = ""
     if puzzle.events:
-        events = "<ol class='events'>" + "".join(
+        events = "<p>What happened:</p><ol class='events'>" + "".join(
             f"<li>{escape(e.split(': ', 1)[-1] if e[:6] == 'event ' else e)}</li>"
             for e in puzzle.events) + "</ol>"
     options = ""
     if ex.options and ex.form != "number":
-        options = "<ul>" + "".join(f"<li>☐ {escape(o)}</li>" for o in ex.options) + "</ul>"
-    return (f"<section class='puzzle'><h2>Puzzle {number}</h2>"
-            f"<p class='meta'>{escape(puzzle.kind)}, level {puzzle.level} · "
-            f"{escape(puzzle.edition)}</p>{setup}{events}"
+        options = "<p>" + " &nbsp; ".join(f"☐ {escape(o)}" for o in ex.options) + "</p>"
+    side = _board(puzzle) if puzzle.board else _grid(puzzle)
+    return (f"<section class='puzzle'><div class='text'><h2>Puzzle {number}</h2>"
+            f"<p class='meta'>{escape(puzzle.kind)}, level {puzzle.level}</p>{setup}{events}"
             f"<p><b>{escape(puzzle.question)}</b></p>{options}"
-            "<div class='answer-space'></div></section>")
+            "<div class='answer-space'></div>"
+            f"<p class='command'>{escape(puzzle.command())}</p></div>{side}</section>")
 
 
 def book_html(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
               student: bool = False) -> str:
-    """The printable worksheet: every puzzle, then the answers on the last pages (left out of
-    a ``student``'s copy)."""
+    """The printable book for one class: a title, name and date lines, instructions and a
+    legend, then the puzzles, each with a detective grid (a reach puzzle: the board with every
+    piece) and the command that makes it again, flowing three or four to an A4 page and never
+    split across pages, and at the back an answer key with the worked solutions (left out of a
+    ``student``'s copy)."""
     blocks = "".join(_block(i, p) for i, p in enumerate(puzzles, start=1))
     answers = "".join(
         f"<li><b>{escape(p.exercise.answer_text)}</b><br>"
-        + "<br>".join(escape(line) for line in p.solution) + "</li>"
+        + "<br>".join(escape(line) for line in p.solution)
+        + f"<br><span class='command'>{escape(p.command())} --answer</span></li>"
         for p in puzzles)
     levels = sorted({p.level for p in puzzles})
+    kinds = sorted({p.kind for p in puzzles})
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
-            f"<h1>{escape(title)}</h1><p class='meta'>{len(puzzles)} puzzles, levels "
+            f"<h1>{escape(title)}</h1>"
+            "<div class='student'><span>Name:</span><span>Class:</span><span>Date:</span></div>"
+            f"<p class='meta'>{len(puzzles)} puzzles ({', '.join(kinds)}), levels "
             f"{', '.join(map(str, levels))}. Each was made from a seeded game and checked by "
             "the cluedo-lab engine: its answer is the only one that fits.</p>"
+            f"<div class='instructions'><p>{escape(INSTRUCTIONS)}</p>"
+            f"<p class='legend'>{escape(LEGEND)}</p></div>"
             f"{blocks}"
             + ("" if student else
-               f"<section class='answers'><h1>Answers</h1><ol>{answers}</ol></section>")
+               f"<section class='answers'><h1>Answer key</h1><ol>{answers}</ol></section>")
             + "</body></html>")
 
 
