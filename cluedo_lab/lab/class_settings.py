@@ -53,14 +53,9 @@ class ClassSettingsError(CluedoLabError, ValueError):
     """A class settings file is malformed: the message names the file and the field."""
 
 
-def _test_bots() -> frozenset[str]:
-    """The registry's bots for tests only (the explorer, until the registry names them)."""
-    return registry.FOR_TESTS
-
-
 def student_bots(names: Sequence[str]) -> tuple[str, ...]:
     """``names`` without the bots meant only for tests."""
-    hidden = _test_bots()
+    hidden = registry.FOR_TESTS
     return tuple(n for n in names if n not in hidden)
 
 
@@ -131,7 +126,7 @@ def settings_from(data: dict[str, Any], name: str = FILE_NAME) -> ClassSettings:
     lessons = _names(data, "lessons", bad, _lesson_names())
     editions = _names(data, "editions", bad, edition_ids())
     bots = _names(data, "bots", bad, _bot_names()) or TABLE_BOTS
-    tests_only = sorted(set(bots) & _test_bots())
+    tests_only = sorted(set(bots) & registry.FOR_TESTS)
     if tests_only:
         raise bad("bots", f"{tests_only[0]!r} plays only to test the engine: it is never "
                   "offered to students")
