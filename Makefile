@@ -118,16 +118,16 @@ serve-site:
 	@test -f build/site/index.html || { echo "no build/site: run make site first" >&2; exit 1; }
 	$(PYTHON) -m http.server --bind 127.0.0.1 $(SITE_PORT) --directory build/site
 
-## make site-test: build the site and open it in Chromium (tests/test_site.py), offline.
+## make site-test: build the site and open it in Chromium (tests/views/test_site.py), offline.
 site-test: site $(VENV)/.test-installed
-	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_site.py
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/views/test_site.py
 
 ## make site-class-test: build the student site under tests/data/class-handin.toml and test it in
-## Chromium (tests/test_handin_site.py): no answer shown, no Reveal, attempts saved, reopened,
+## Chromium (tests/views/test_handin_site.py): no answer shown, no Reveal, attempts saved, reopened,
 ## downloaded and graded; the classroom page offers only the class's bots and editions.
 site-class-test: $(VENV)/.test-installed
 	$(MAKE) site CLASS=tests/data/class-handin.toml
-	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/test_handin_site.py
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/views/test_handin_site.py
 
 ## make site-bench: the site's size, seconds to a ready kernel (first and warm load) and one
 ## notepad update in the browser against CPython (benchmarks/site.py; about 2 minutes).

@@ -8,7 +8,7 @@ reads Idle) and for the classroom page (the table is drawn); and one full notepa
 (``Knowledge(record).probabilities()`` on the 6-player Clue 2023 positions of ``run.py`` at 8
 events, the fastest of 5 runs each) in the browser's Pyodide and in this CPython, with their
 ratio. The same code runs in both: a cell typed into lesson 00 in the browser, ``exec`` here.
-Every request outside 127.0.0.1 is refused, as in tests/test_site.py. Results go to
+Every request outside 127.0.0.1 is refused, as in tests/views/test_site.py. Results go to
 benchmarks/results/site.json.
 """
 

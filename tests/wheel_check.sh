@@ -11,7 +11,7 @@ trap 'rm -rf "$WORK" "$ROOT/build/wheel"' EXIT
 "$PY" -m pip wheel . --no-deps --quiet -w build/wheel
 "$PY" -m venv "$WORK/venv"
 "$WORK/venv/bin/python" -m pip install --quiet build/wheel/cluedo_lab-*.whl
-cp tests/records/classic-3p-ann.json "$WORK/record.json"
+cp tests/data/records/classic-3p-ann.json "$WORK/record.json"
 cd "$WORK"
 BIN=$WORK/venv/bin
 test "$("$BIN/cluedo-lab" editions | grep -c '^clue')" -eq 8 || {

@@ -42,7 +42,7 @@ OK1 = {"accuse": ["White", "Knife", "Hall"], "by": "Cy", "correct": False}
 OK2 = {"suggest": ["Green", "Knife", "Den"], "by": "Ann", "shown_by": "Bob", "card": "Knife"}
 
 # A small edition with a feature, for super sleuth and private tips (2002-style actions).
-FEATURE_TOML = Path(__file__).parent / "data" / "tiny-features.toml"
+FEATURE_TOML = Path(__file__).parents[1] / "data" / "tiny-features.toml"
 
 
 def deck_record(**changes) -> dict:
@@ -834,7 +834,7 @@ def test_public_view_drops_what_only_the_observer_saw():
 
 
 def test_a_record_reprs_in_brackets_and_prints_as_a_story():
-    path = Path(__file__).parent / "records" / "classic-3p-ann.json"
+    path = Path(__file__).parents[1] / "data" / "records" / "classic-3p-ann.json"
     record = Record.from_dict(json.loads(path.read_text()))
     assert repr(record) == "<Record cluedo-classic-1949: Ann, Bob, Cy; observer 'Ann'; 4 events>"
     assert repr(record.public()).endswith("; public; 4 events>")

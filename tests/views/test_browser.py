@@ -33,8 +33,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parent.parent
-SHOTS = Path(__file__).resolve().parent / "browser" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
 TOKEN = "cluedo-browser-test"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",

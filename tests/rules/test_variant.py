@@ -339,7 +339,7 @@ def test_card_games_skip_a_wrong_accuser_who_leaves(base):
 
 def test_the_board_engine_says_which_options_it_does_not_play():
     # Who answers and wrong accusers leaving are played on the board
-    # (tests/test_board_game_variants.py); questions naming any cards are not.
+    # (tests/games/test_board_game_variants.py); questions naming any cards are not.
     v = variant(CLASSIC, players=3, form="any", answer="every-who-can", wrong="leaves")
     with pytest.raises(VariantError, match="board games support questions naming one card "
                                            "of each category") as e:
@@ -518,7 +518,7 @@ def test_the_explorer_shows_the_kits_figures_and_keeps_the_last_working_variant(
 
 def test_the_every_who_can_example_in_the_docs_reads_as_it_says():
     from pathlib import Path
-    text = (Path(__file__).parent.parent / "docs" / "records.md").read_text()
+    text = (Path(__file__).parents[2] / "docs" / "records.md").read_text()
     section = text.split("#### When every player who can answers")[1]
     example = json.loads(section.split("```json")[1].split("```")[0])
     known = Knowledge.from_dict(example)

@@ -28,7 +28,7 @@ PLAYERS3 = [{"name": "Ann", "hand_size": 2}, {"name": "Bob", "hand_size": 2},
             {"name": "Cy", "hand_size": 2}]
 
 # Same shape with a feature: suspects Plum (male), White and Peacock (female).
-FEATURE_TOML = Path(__file__).parent / "data" / "tiny-features.toml"
+FEATURE_TOML = Path(__file__).parents[1] / "data" / "tiny-features.toml"
 
 
 def know(*events, model: str = "uniform", **changes) -> Knowledge:

@@ -38,7 +38,7 @@ from cluedo_lab.views.widgets import (
 
 pytest.importorskip("ipywidgets")
 
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "data" / "records"
 CLASSIC = load_edition("cluedo-classic-1949")
 SMALL_DECK = {"suspect": ["Plum", "White", "Green"], "weapon": ["Rope", "Knife", "Pipe"],
               "room": ["Hall", "Study", "Den"]}

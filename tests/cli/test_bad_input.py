@@ -60,7 +60,7 @@ def test_a_utf8_byte_order_mark_is_fine(tmp_path):
 
 
 def test_an_edition_file_in_latin_1_is_refused_naming_the_file(tmp_path):
-    source = Path(__file__).parent.parent / "data" / "editions" / f"{E49}.toml"
+    source = Path(__file__).parents[2] / "data" / "editions" / f"{E49}.toml"
     path = tmp_path / "mine.toml"
     path.write_bytes(source.read_text(encoding="utf-8").replace(
         "Tudor Close", "Tudor Clos\u00e9").encode("latin-1"))
@@ -308,7 +308,7 @@ def test_more_workers_than_cores_are_capped(monkeypatch, capsys):
 
 # == round two (issue 32) ========================================================================
 
-MINI = Path(__file__).parent / "data" / "mini-3x3x3.toml"
+MINI = Path(__file__).parents[1] / "data" / "mini-3x3x3.toml"
 MINI_TEXT = MINI.read_text(encoding="utf-8")
 
 
@@ -652,7 +652,7 @@ def test_a_users_file_with_a_shipped_id_replaces_nothing(tmp_path, monkeypatch):
     from cluedo_lab import variant
     from cluedo_lab.rules.variant import spec_of
     shipped = variant(E49, players=4)
-    source = Path(__file__).parent.parent / "data" / "editions" / f"{E49}.toml"
+    source = Path(__file__).parents[2] / "data" / "editions" / f"{E49}.toml"
     mine = tmp_path / "mine.toml"
     mine.write_text(source.read_text(encoding="utf-8").replace('"Rope"', '"Skipping Rope"'),
                     encoding="utf-8")
@@ -691,7 +691,7 @@ def test_make_lab_trusts_only_the_notebooks_the_kit_wrote(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (Path(__file__).resolve().parent.parent / ".venv" / "bin" / "voila"
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / ".venv" / "bin" / "voila"
                          ).exists(), reason="needs the lab extras (voila) in .venv")
 def test_the_classroom_server_refuses_foreign_hosts_and_caps_kernels(tmp_path):
     import os
@@ -701,7 +701,7 @@ def test_the_classroom_server_refuses_foreign_hosts_and_caps_kernels(tmp_path):
     import time
     import urllib.error
     import urllib.request
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

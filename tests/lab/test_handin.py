@@ -3,7 +3,7 @@
 The notebooks here are made as JupyterLab saves them with ``saveState``: the kernel's widget
 models (``Widget.get_manager_state``, the same format the front end writes) under
 ``metadata.widgets``. The real browser round trip (answer, save, reopen, download, grade) is
-in tests/test_handin_site.py.
+in tests/views/test_handin_site.py.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@
 Tests steer games through the public API only. They may read the deal to work out what must
 happen (who holds a named card, who must be skipped); expected values come from the rules and
 the deal, never from the engine's own output. The published editions' games are checked
-byte-for-byte elsewhere (tests/test_board_game.py, notebooks 10-12, saved tournaments).
+byte-for-byte elsewhere (tests/games/test_board_game.py, notebooks 10-12, saved tournaments).
 """
 
 from __future__ import annotations

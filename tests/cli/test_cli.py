@@ -1,4 +1,4 @@
-"""The ``cluedo-lab`` command on the sample records in ``tests/records``.
+"""The ``cluedo-lab`` command on the sample records in ``tests/data/records``.
 
 The samples double as documentation examples:
 
@@ -21,7 +21,7 @@ import pytest
 
 from cluedo_lab.cli import main
 
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "data" / "records"
 CLASSIC = str(RECORDS / "classic-3p-ann.json")
 PUBLIC = str(RECORDS / "public-deck.json")
 CONTRADICTORY = str(RECORDS / "contradictory.json")
@@ -415,7 +415,7 @@ def test_student_copies_of_the_shipped_lessons_keep_every_other_cell(tmp_path):
 
 
 # -- play --save, record ------------------------------------------------------------------------
-MINI = str(Path(__file__).parent / "data" / "mini-two-item.toml")
+MINI = str(Path(__file__).parents[1] / "data" / "mini-two-item.toml")
 
 
 def test_play_plays_an_edition_file_not_the_shipped_deck(capsys):

@@ -16,7 +16,7 @@ from cluedo_lab.rules.edition import Edition, edition_ids, load_edition, overvie
 from cluedo_lab.rules.errors import EditionError
 from cluedo_lab.views.display import to_html
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 SHIPPED = {
     "cluedo-classic-1949", "clue-classic-2023", "clue-classic-2023-two-player",

@@ -2,7 +2,7 @@
 
 Opens ``build/site`` built by ``make site CLASS=tests/data/class-handin.toml`` (the test skips
 on any other build: it checks the site's class.toml), served on 127.0.0.1 with every other
-address refused, as tests/test_site.py does:
+address refused, as tests/views/test_site.py does:
 
 - a student lesson shows no solution and no "✓ Right" before the learner answers, and with
   Reveal turned off in the settings no exercise has a Reveal button;
@@ -34,7 +34,7 @@ from cluedo_lab.lab.lessons import SOLUTION
 
 pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=1, reruns_delay=2)]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLASS = ROOT / "tests" / "data" / "class-handin.toml"
 SHOTS = Path("/tmp")
 LESSON = "00_start_here.ipynb"

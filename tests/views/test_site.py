@@ -25,10 +25,10 @@ import pytest
 from cluedo_lab.lab import tournament
 from cluedo_lab.lab.tournament import can_use_processes, run_tournament
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parent / "browser" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync",

@@ -301,7 +301,7 @@ def test_nbgrader_releases_autogrades_and_exports_the_lessons(tmp_path):
 
 # -- the teacher's guide ------------------------------------------------------------------------
 
-GUIDE = Path(__file__).parent.parent / "docs" / "teaching.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "teaching.md"
 
 
 def test_the_teachers_guide_tables_are_made_from_the_lessons():

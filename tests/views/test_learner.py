@@ -16,7 +16,7 @@ from oracle import brute_force
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.lab.learner import BOOKKEEPING, HOLDS, LACKS, MARKS, MAYBE, LearnerNotes
 
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "data" / "records"
 SMALL_DECK = {"suspect": ["Plum", "White", "Green"], "weapon": ["Rope", "Knife", "Pipe"],
               "room": ["Hall", "Study", "Den"]}
 SMALL = {"deck": SMALL_DECK, "players": ["Ann", "Bob", "Cy"], "observer": "Ann",
