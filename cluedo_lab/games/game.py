@@ -39,6 +39,7 @@ from ..rules.errors import (
     WrongType,
 )
 from ..rules.limits import check_playable
+from ..rules.variant import edition_ref
 from .action import Action
 from .loop import LIMIT, Player, run
 
@@ -285,7 +286,7 @@ class Game(ABC):
     def record_for(self, seat: int | None) -> dict[str, Any]:
         """The record of what ``seat`` learned (None: what everybody learned)."""
         data: dict[str, Any] = {
-            "edition": self.edition.id,
+            "edition": self._edition_name(),
             "players": [{"name": n, "hand_size": len(h)}
                         for n, h in zip(self.names, self.deal.hands, strict=True)],
         }
@@ -333,9 +334,14 @@ class Game(ABC):
                  "face_down": sorted(c.id for _, c in self.deal.face_down)}
         return hashlib.sha256(json.dumps(cards).encode()).hexdigest()[:16]
 
+    def _edition_name(self) -> str:
+        """How a record names the edition: its id, or the path of a user's file that took a
+        shipped edition's id (the id alone would load the shipped one)."""
+        ref = edition_ref(self.edition)
+        return ref if isinstance(ref, str) else self.edition.id
+
     def to_dict(self) -> dict[str, Any]:
-        from ..rules.variant import spec_of
-        return {"game": self.family, "edition": spec_of(self.edition) or self.edition.id,
+        return {"game": self.family, "edition": edition_ref(self.edition),
                 "players": list(self.names),
                 "seed": self.seed, "options": self.options, "deal": self.deal_digest(),
                 "actions": [a.to_dict() for a in self.history]}

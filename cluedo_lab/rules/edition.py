@@ -528,6 +528,16 @@ def load_edition(ref: str | Path, *, directory: Path | None = None) -> Edition:
     return _load(_resolve(ref, directory)).edition
 
 
+def file_of(edition: Edition) -> Path | None:
+    """The file ``edition`` was loaded from in this process (resolved), or None when it was
+    built in Python. Saved games and records name a user's file by its path, since its id
+    may be one a shipped edition also has."""
+    for path, loaded in _LOADED.items():
+        if loaded.edition is edition:
+            return path
+    return None
+
+
 def edition_data(ref: str | Path, *, directory: Path | None = None) -> dict[str, Any]:
     """The checked data of an edition file (its ``extends`` chain laid over its base), as
     plain dicts and lists: a starting point for building a variant in Python."""

@@ -50,10 +50,12 @@ from .edition import (
     TextTable,
     edition_data,
     edition_from_dict,
+    file_of,
     is_shipped,
     load_edition,
     normalize,
     register_edition,
+    shipped_ids,
 )
 from .errors import CluedoLabError, EditionError, InvalidArgument
 
@@ -295,6 +297,23 @@ def spec_of(edition: Edition) -> dict[str, Any] | None:
     here (so the file opens in a new session), else None (write its id)."""
     spec = _SPECS.get(edition.id)
     return copy.deepcopy(spec) if spec is not None else None
+
+
+def edition_ref(edition: Edition) -> str | dict[str, Any]:
+    """How a saved game or record names ``edition`` so that loading it finds this very
+    edition: a variant's spec, a shipped or registered edition's id, a user's file by its
+    path. An edition built in Python under a shipped edition's id cannot be named at all
+    (its id would load the shipped one): that is refused rather than saved wrongly."""
+    spec = spec_of(edition)
+    if spec is not None:
+        return spec
+    if edition.id not in shipped_ids() or is_shipped(edition):
+        return edition.id
+    path = file_of(edition)
+    if path is not None:
+        return str(path)
+    raise InvalidArgument(f"{edition.name} was built with the id {edition.id!r}, which a "
+                          "shipped edition has: give it an id of its own to save games of it")
 
 
 def variant_from_dict(data: Mapping[str, Any]) -> Variant:

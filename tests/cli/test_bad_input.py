@@ -674,6 +674,29 @@ def test_a_users_file_with_a_shipped_id_replaces_nothing(tmp_path, monkeypatch):
     assert blue.edition.card("rope").name == "Blue Rope"
 
 
+def test_a_game_of_a_users_file_with_a_shipped_id_reloads_as_theirs(tmp_path):
+    from cluedo_lab import Record, new_game
+    from cluedo_lab.games.factory import game_from_json
+    from cluedo_lab.rules.edition import edition_from_dict
+    source = Path(__file__).parents[2] / "data" / "editions" / f"{E49}.toml"
+    mine = tmp_path / "mine.toml"
+    mine.write_text(source.read_text(encoding="utf-8").replace('"Rope"', '"Skipping Rope"'),
+                    encoding="utf-8")
+    game = new_game(load_edition(mine), 3, seed=1)
+    saved = json.loads(game.to_json())
+    assert saved["edition"] == str(mine.resolve())
+    assert game_from_json(json.dumps(saved)).edition.card("rope").name == "Skipping Rope"
+    record = json.loads(json.dumps(game.record_for(0)))
+    assert Record.from_dict(record).edition.card("rope").name == "Skipping Rope"
+    # The shipped edition still saves by its id, and is untouched.
+    assert new_game(E49, 3, seed=1).to_dict()["edition"] == E49
+    assert load_edition(E49).card("rope").name == "Rope"
+    # Built in Python under the shipped id, it has no name that would find it again.
+    built = edition_from_dict(edition_data(mine), "built")
+    with pytest.raises(CluedoLabError, match="id of its own"):
+        new_game(built, 3, seed=1).to_dict()
+
+
 # -- 5: servers ---------------------------------------------------------------------------------
 
 def test_make_lab_trusts_only_the_notebooks_the_kit_wrote(tmp_path):

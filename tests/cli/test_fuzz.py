@@ -219,6 +219,21 @@ def test_a_key_that_should_not_be_there_is_refused(edition_id, data):
         edition_from_dict(edition, "stray.toml")
 
 
+@pytest.mark.parametrize("edition_id", EDITIONS)
+@FUZZ
+@given(data=st.data())
+def test_a_key_that_should_not_be_there_in_a_saved_game_is_refused(edition_id, data):
+    """A key added to a saved game, at its top, in its options or inside any action, is
+    refused: a game that loaded while ignoring it would replay something other than what was
+    written."""
+    saved = json.loads(finished_game(edition_id).to_json())
+    saved["actions"] = saved["actions"][:12]
+    where = data.draw(st.sampled_from(dict_paths(saved)))
+    at(saved, where)[data.draw(STRAY)] = data.draw(ODD_VALUES)
+    with pytest.raises(CluedoLabError):
+        game_from_json(json.dumps(saved))
+
+
 @FUZZ
 @given(data=st.data())
 def test_an_id_shared_with_a_shipped_edition_replaces_nothing(data):
