@@ -177,7 +177,8 @@ def _turns_table(r: GameReview) -> str:
         return "<p>No turns of yours were played.</p>"
     head = ("<table class='cluedo-review-turns'><tr><th>turn</th><th>event</th>"
             "<th>you asked</th><th>bits</th><th>grade</th><th>best there</th><th>bits</th>"
-            "<th>best within reach</th></tr>")
+            "<th>best within reach</th><th>action card played</th><th>bits</th><th>grade</th>"
+            "<th>best play</th><th>bits</th></tr>")
     rows = [_turn_row(r, t) for t in r.turns]
     return head + "".join(rows) + "</table>"
 
@@ -186,17 +187,25 @@ def _turn_row(r: GameReview, t: TurnReview) -> str:
     asked = escape(r.names(t.question)) if t.question else \
         "<i>" + ("accused" if t.accused else f"played {escape(t.action)}" if t.action
                  else "asked nothing") + "</i>"
-    grade = ""
-    if t.grade:
-        grade = (f"<span style='background:{GRADE_COLOURS[t.grade]};padding:0 4px'>"
-                 f"{escape(t.grade)}</span>")
+    grade = _graded(t.grade) if t.grade else ""
     reach = ""
     if t.reach_best and t.reach_room and t.reach_gain is not None:
         reach = (f"{escape(r.names(t.reach_best))} ({t.reach_gain:.3f})"
                  + (" ★" if t.reaches_further else ""))
+    played = ["", "", "", "", ""]
+    if t.action_grade:
+        played = [escape(t.action or ""), _bits(t.action_gain), _graded(t.action_grade),
+                  escape(t.best_action or "") if t.action_grade not in ("best", NOTHING_NEW)
+                  else "", _bits(t.best_action_gain)]
     return (f"<tr><td>{t.turn}</td><td>{t.event}</td><td>{asked}</td><td>{_bits(t.gain)}</td>"
             f"<td>{grade}</td><td>{escape(r.names(t.best)) if t.best else ''}</td>"
-            f"<td>{_bits(t.best_gain)}</td><td>{reach}</td></tr>")
+            f"<td>{_bits(t.best_gain)}</td><td>{reach}</td>"
+            + "".join(f"<td>{cell}</td>" for cell in played) + "</tr>")
+
+
+def _graded(grade: str) -> str:
+    return (f"<span style='background:{GRADE_COLOURS[grade]};padding:0 4px'>"
+            f"{escape(grade)}</span>")
 
 
 def _bits(value: float | None) -> str:
@@ -251,8 +260,9 @@ class Review(InteractiveView):
         r, t = self.review, self.review.turns[self.chosen if index is None else index]
         lines = [f"Turn {t.turn} (event {t.event})"]
         if t.question is None:
-            lines.append("You accused." if t.accused else f"You played {t.action}."
-                         if t.action else "You asked nothing.")
+            if not t.action_grade:
+                lines.append("You accused." if t.accused else f"You played {t.action}."
+                             if t.action else "You asked nothing.")
         else:
             where = f" in the {r.name(t.room)}" if t.room else ""
             lines.append(f"You asked about {r.names(t.question)}{where}: {t.gain:.3f} bits "
@@ -265,6 +275,12 @@ class Review(InteractiveView):
         if t.reach_best and t.reach_room and t.reach_gain is not None:
             lines.append(f"Within reach that turn: {r.names(t.reach_best)} in the "
                          f"{r.name(t.reach_room)}, {t.reach_gain:.3f} bits.")
+        if t.action_grade and t.action_gain is not None and t.best_action_gain is not None:
+            lines.append(f"You played {t.action}: {t.action_gain:.3f} bits expected. "
+                         f"Grade: {t.action_grade}.")
+            if t.action_grade not in ("best", NOTHING_NEW):
+                lines.append(f"The best play then: {t.best_action}, "
+                             f"{t.best_action_gain:.3f} bits.")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -276,7 +292,8 @@ class Review(InteractiveView):
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
-        options = [(f"turn {t.turn}, event {t.event}: {t.grade or 'no question'}", i)
+        options = [(f"turn {t.turn}, event {t.event}: "
+                    f"{t.grade or t.action_grade or 'no question'}", i)
                    for i, t in enumerate(self.review.turns)]
         self._picker = w.Dropdown(options=options, value=0 if options else None,
                                   description="your turn", disabled=not options,

@@ -22,6 +22,7 @@ from cluedo_lab.lab.puzzles import PuzzleError
 from cluedo_lab.lab.review import (
     NOTHING_NEW,
     ReviewError,
+    grade,
     grade_question,
     load_review,
     puzzle_from_review,
@@ -393,55 +394,134 @@ def test_a_certain_accusation_not_made_is_a_missed_moment():
     assert "turn 6: the envelope was certain (after event 15)" in bob.text()
 
 
-def brute_snoop(record: dict, target: str) -> float:
-    """A Snoop's expected gain from every consistent deal: each card of the target's hand is
-    seen with chance 1/(hand size), and seeing it keeps the deals where the target holds it."""
-    kept = deals(record)
+def brute_observe(record: dict, sees) -> float:
+    """The expected gain of an observation from every consistent deal: ``sees(where)`` gives
+    each thing the observer could see in that deal with its chance."""
     cards = brute_force(record).cards
-    total = sum(w for _, w in kept)
-    size = sum(1 for place in kept[0][0].values() if place == target)
-
-    def envelope_entropy(some) -> float:
-        weights: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
-        for where, w in some:
-            weights[tuple(c for c in cards if where[c] == "envelope")] += w
-        mass = sum(weights.values())
-        return entropy(w / mass for w in weights.values())
-
+    joint: dict[object, dict[tuple[str, ...], Fraction]] = defaultdict(
+        lambda: defaultdict(Fraction))
+    envelopes: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
+    for where, weight in deals(record):
+        envelope = tuple(c for c in cards if where[c] == "envelope")
+        envelopes[envelope] += weight
+        for seen, chance in sees(where).items():
+            joint[seen][envelope] += weight * chance
+    total = sum(envelopes.values())
     after = 0.0
-    for card in cards:
-        holding = [(where, w) for where, w in kept if where[card] == target]
-        if holding:
-            share = Fraction(sum(w for _, w in holding), total) / size
-            after += float(share) * envelope_entropy(holding)
-    return envelope_entropy(kept) - after
+    for dist in joint.values():
+        mass = sum(dist.values())
+        after += float(mass / total) * entropy(w / mass for w in dist.values())
+    return entropy(w / total for w in envelopes.values()) - after
 
 
-def test_a_snoop_is_graded_by_its_exact_gain_against_the_other_targets():
-    graded = 0
-    for seed in range(6):
-        case = ("mini-3x3x3", 3, seed, ("eliminator", "bluffer", "eliminator"))
-        game = small_game(*case)
-        for seat, name in enumerate(game.names):
-            for turn in review_game(game, name).turns:
-                if turn.action_grade is None:
-                    continue
-                before = prefix(seat_record(game, seat), turn.action_event - 1)
-                target = turn.action.removeprefix("snoop on ")
-                best = turn.best_action.removeprefix("snoop on ")
-                others = [n for n in game.names if n != name]
-                gains = {t: brute_snoop(before, t) for t in others}
-                assert math.isclose(turn.action_gain, gains[target], abs_tol=1e-9)
-                assert math.isclose(turn.best_action_gain, max(gains.values()), abs_tol=1e-9)
-                assert math.isclose(gains[best], turn.best_action_gain, abs_tol=1e-9)
-                graded += 1
-            # The seat's record alone grades its Snoops the same way.
-            alone = review_record(Record.from_dict(game.record_for(seat), edition=game.edition))
-            snoops = [(t.action_event, t.action_gain, t.best_action_gain) for t in alone.turns
-                      if t.action_grade]
-            assert snoops == [(t.action_event, t.action_gain, t.best_action_gain)
-                              for t in review_game(game, name).turns if t.action_grade]
-    assert graded >= 2
+def one_of(cards) -> dict:
+    """Each card with equal chance, or "none" when there is none."""
+    cards = list(cards)
+    return {c: Fraction(1, len(cards)) for c in cards} if cards else {"none": Fraction(1)}
+
+
+def brute_play(game, replay, record: dict, seat: int, play) -> float:
+    """What one legal play of an action card could teach ``seat``, by brute force: what it
+    shows in each deal, by the rule book's mechanics (a player choosing among cards picks
+    each with equal chance)."""
+    name = game.names[seat]
+    kind = replay.action_kind(play["card"])
+    others = [n for n in game.names if n != name]
+    feature = {c.id: c.features for c in game.edition.cards}
+
+    def hand(where, who):
+        return [c for c, p in where.items() if p == who]
+
+    if kind.kind in ("suggest-any", "suggest-current"):
+        if "cards" in dict(play.args):
+            named = tuple(sorted([*play["cards"], replay.markers[seat]],
+                                 key=[c.id for c in game.edition.cards].index))
+            return brute_gain(record, name, named)
+        place = play["destination"]
+        return max(brute_gain(record, name, q) for q in every_question(game.edition, place))
+    if kind.kind == "snoop":
+        return brute_observe(record, lambda w: one_of(hand(w, play["target"])))
+    if kind.kind == "all-snoop":        # "left": hands go left, so you get your right's
+        i = game.names.index(name)
+        source = game.names[(i - 1 if kind.direction == "left" else i + 1) % len(game.names)]
+        return brute_observe(record, lambda w: one_of(hand(w, source)))
+    if kind.kind == "super-sleuth":
+        def sees(where):
+            out: dict = {}
+            answers = [one_of(c for c in hand(where, o)
+                              if feature[c].get(kind.feature) == kind.value) for o in others]
+            for combo in itertools.product(*(a.items() for a in answers)):
+                out[tuple(c for c, _ in combo)] = math.prod(p for _, p in combo)
+            return out
+        return brute_observe(record, sees)
+    assert kind.kind == "private-tip"
+    if kind.all:
+        return brute_observe(record, lambda w: {frozenset(
+            c for c in hand(w, play["target"])
+            if game.edition.card(c).category == kind.category): Fraction(1)})
+    return brute_observe(record, lambda w: one_of(
+        c for c in hand(w, play["target"]) if feature[c].get(kind.feature) == kind.value))
+
+
+ACTION_GAMES = [("mini-2002", 3, seed, ("eliminator", "bluffer", "eliminator"))
+                for seed in range(3)] + \
+    [("mini-3x3x3", 3, seed, ("eliminator", "bluffer", "eliminator")) for seed in range(2)]
+
+
+@pytest.mark.parametrize("case", ACTION_GAMES, ids=lambda c: f"{c[0]}-{c[2]}")
+def test_every_action_card_is_graded_by_its_exact_gain_against_every_legal_play(case):
+    """Each action card played (Snoop, All Snoop, Super Sleuth, Private Tip, and the
+    suggestion cards' destinations and questions) against every play legal at that moment,
+    each valued by brute force over the consistent deals; the best play names one worth the
+    best gain."""
+    game = small_game(*case)
+    for seat, name in enumerate(game.names):
+        graded = [t for t in review_game(game, name).turns if t.action_grade]
+        record = seat_record(game, seat)
+        replay = type(game)(game.edition, game.names, game.seed, **game.options)
+        plays = []
+        for action in game.history:
+            if action.seat == seat and action.kind == "play":
+                before = prefix(record, len(replay.events))
+                legal = [a for a in replay.legal_actions() if a.kind == "play"]
+                values = [brute_play(game, replay, before, seat, a) for a in legal]
+                plays.append((brute_play(game, replay, before, seat, action), max(values)))
+            replay.apply(action)
+        assert len(graded) == len(plays)
+        for turn, (mine, best) in zip(graded, plays, strict=True):
+            assert math.isclose(turn.action_gain, mine, abs_tol=1e-9)
+            assert math.isclose(turn.best_action_gain, best, abs_tol=1e-9)
+            if turn.action_grade == NOTHING_NEW:     # one thing it could show
+                assert mine == pytest.approx(0, abs=1e-9)
+            else:
+                assert turn.action_grade == grade(mine, 2, best)
+
+
+def test_the_action_games_play_every_kind_of_card():
+    """The brute-force test above sees every kind of action card, and a poor choice."""
+    kinds, grades = set(), set()
+    for case in ACTION_GAMES:
+        for name in small_game(*case).names:
+            for turn in review_game(small_game(*case), name).turns:
+                if turn.played:
+                    kinds.add(turn.played.kind)
+                    grades.add(turn.action_grade)
+    assert kinds >= {"snoop", "all-snoop", "super-sleuth", "private-tip", "ask", "prepare"}
+    assert grades - {"best", NOTHING_NEW}
+
+
+def test_a_record_grades_its_action_cards_as_the_saved_game_does():
+    game = small_game(*ACTION_GAMES[0])
+    for seat, name in enumerate(game.names):
+        whole = {t.action_event: t for t in review_game(game, name).turns
+                 if t.played and t.played.kind not in ("ask", "move", "prepare")}
+        alone = review_record(Record.from_dict(game.record_for(seat), edition=game.edition))
+        cards = {t.action_event: t for t in alone.turns if t.played}
+        assert cards.keys() == whole.keys()
+        for event, turn in cards.items():
+            assert turn.played == whole[event].played
+            assert math.isclose(turn.action_gain, whole[event].action_gain, abs_tol=1e-12)
+            assert turn.best_action_gain <= whole[event].best_action_gain + 1e-12
 
 
 def test_the_review_widget_shows_the_turn_picked():
@@ -455,3 +535,17 @@ def test_the_review_widget_shows_the_turn_picked():
     last = len(view.review.turns) - 1
     picker.value = last
     assert f"Turn {view.review.turns[last].turn}" in detail.value and view.chosen == last
+
+
+def test_an_action_card_shows_in_the_text_json_and_widget():
+    from cluedo_lab.views.review import Review, review_html
+    game = small_game(*ACTION_GAMES[0])
+    review = review_game(game, 2)
+    index, turn = next((i, t) for i, t in enumerate(review.turns)
+                       if t.action_grade not in (None, "best", NOTHING_NEW))
+    data = review.to_dict()["turns"][index]
+    assert data["action"] == turn.action and data["action_grade"] == turn.action_grade
+    assert data["best_action"] == turn.best_action
+    assert f"{turn.action} ({turn.action_gain:.3f}) — {turn.action_grade}" in review.text()
+    assert f"The best play then: {turn.best_action}" in Review(review).choose(index).turn_text()
+    assert turn.best_action in review_html(review).replace("&#x27;", "'")
