@@ -271,7 +271,10 @@ class GameReview:
                        for t in self.turns if t.bluff],
             "curve": [_point_dict(p) for p in self.curve.points],
             "swings": [{"event": e, "bits": _bits(b)} for e, b in self.curve.swings()],
-            "others": [{"seat": o.seat, "certain_from": o.certain_from, "how": o.how or None}
+            "others": [{"seat": o.seat, "certain_from": o.certain_from, "how": o.how or None,
+                        "curve": [_point_dict(p) for p in o.curve().points],
+                        "swings": [{"event": e, "bits": _bits(b)}
+                                   for e, b in o.curve().swings()]}
                        for o in self.others],
             "learner": [{"event": s.event, "missed": [list(c) for c in s.missed],
                          "wrong": [list(c) for c in s.wrong],
@@ -857,7 +860,9 @@ def _text_lines(review: GameReview) -> list[str]:
         lines += ["", "When the others could have known the solution (from their own records):"]
         for c in r.others:
             when = f"after event {c.certain_from}" if c.certain_from is not None else "never"
-            lines.append(f"  {c.seat}: {when}" + (f" ({c.how})" if c.how else ""))
+            steps = ", ".join(f"{e} ({b:.2f} bits)" for e, b in c.curve().swings())
+            lines.append(f"  {c.seat}: {when}" + (f" ({c.how})" if c.how else "")
+                         + (f"; their biggest steps: events {steps}" if steps else ""))
     lines += ["", "The curve (after each event: consistent deals, bits left in the envelope):"]
     marked = {e for e, _ in r.curve.swings()}
     for p in r.curve.points:

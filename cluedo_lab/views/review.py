@@ -72,8 +72,9 @@ def _ticks(high: float, count: int) -> list[float]:
 
 def curve_svg(review: GameReview, width: int = 640, height: int = 300) -> str:
     """Two panels side by side: consistent deals (log scale) and the envelope's entropy in
-    bits, after every event, for the reviewed seat (thick) and each other seat; the events
-    that lowered the reviewed seat's entropy most are marked with dashed lines."""
+    bits, after every event, for the reviewed seat (thick) and each other seat (from their
+    own records); the events that lowered the reviewed seat's entropy most are marked with
+    dashed lines, and on every curve a dot marks that seat's biggest steps."""
     curves = review.curves()
     half = width // 2
     left = _panel(curves, lambda p: math.log10(p.deals) if p.deals > 0 else 0.0,
@@ -134,7 +135,18 @@ def _panel(curves: list[SeatCurve], value: Any, title: str, x0: int, width: int,
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
                      f'stroke-width="{3 if k == 0 else 1.5}"><title>{escape(curve.seat)}'
                      '</title></polyline>')
+    for k, curve in enumerate(curves):
+        parts += _swing_marks(curve, PALETTE[k % len(PALETTE)], px, lambda p: py(value(p)))
     return parts
+
+
+def _swing_marks(curve: SeatCurve, colour: str, px: Any, py: Any) -> list[str]:
+    """A dot on ``curve`` at each of the events that lowered its entropy most."""
+    at = {p.event: p for p in curve.points}
+    return [f'<circle cx="{_f(px(event))}" cy="{_f(py(at[event]))}" r="4" fill="{colour}" '
+            f'stroke="white" class="swing"><title>{escape(curve.seat)}, event {event}: '
+            f'{bits:.2f} bits fewer</title></circle>'
+            for event, bits in curve.swings()]
 
 
 # -- HTML ------------------------------------------------------------------------------------

@@ -172,6 +172,8 @@ def test_every_figure_matches_the_oracle(case):
                       for n in range(len(theirs["events"]) + 1)]
             assert other.certain_from == next((n for n, c in enumerate(counts) if c == 1),
                                               None)
+            assert [p.deals for p in other.curve().points] == [
+                len(deals(prefix(theirs, n))) for n in range(len(theirs["events"]) + 1)]
             assert [p.entropy for p in other.curve().points] == pytest.approx(
                 [entropy(envelope_chances(prefix(theirs, n)).values())
                  for n in range(len(theirs["events"]) + 1)], abs=1e-12)
@@ -234,6 +236,13 @@ def test_the_json_has_the_fields_the_issue_lists(tmp_path, capsys):
     assert {"event", "deals", "entropy"} == set(data["curve"][0])
     assert [o["seat"] for o in data["others"]] == ["P1", "P3"]
     assert all("certain_from" in o for o in data["others"])
+    review = review_game(game, "P2")
+    for other, theirs in zip(data["others"], review.others, strict=True):
+        assert [p["event"] for p in other["curve"]] == list(range(len(game.events) + 1))
+        assert {"event", "deals", "entropy"} == set(other["curve"][0])
+        assert other["curve"][-1]["deals"] == theirs.curve().points[-1].deals
+        assert [s["event"] for s in other["swings"]] == [e for e, _ in theirs.curve().swings()]
+        assert other["swings"] and all(s["bits"] > 0 for s in other["swings"])
     assert "certain_from" in data
     page = (tmp_path / "report.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "Game review" in page
@@ -356,6 +365,10 @@ def test_the_curve_svg_is_the_same_every_time_and_marks_the_big_steps():
     assert svg == curve_svg(review_game(played(), "P1"))
     assert svg.count("<polyline") == 2 * len(played().names)
     assert svg.count("stroke-dasharray=\"4 3\"") == 2 * len(review.curve.swings())
+    assert svg.count('class="swing"') == 2 * sum(len(c.swings()) for c in review.curves())
+    for other in review.others:
+        for event, _ in other.curve().swings():
+            assert f"{other.seat}, event {event}:" in svg
     view = Review(review)
     assert "Game review: P1" in view._repr_html_()
     assert view.choose(0).turn_text().startswith("Turn 1")
