@@ -57,8 +57,11 @@ from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError, RecordError, SavedGameError
 from ..rules.files import parse_json, read_text
 from .action_gains import Choice, action_values
+from .learner import MARKS
+from .table_session import marks_by_event
 
 __all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip",
+           "learner_lines",
            "OtherSeat", "Point", "ReviewError", "SeatCurve", "TurnReview", "grade",
            "grade_question", "load_review", "moment_lines", "puzzle_from_review", "review_game",
            "review_record"]
@@ -797,7 +800,11 @@ def load_review(path: str | Path, seat: str | None = None,
                 if isinstance(players, list) else ""
             raise ReviewError(f"{name} is a saved game: say whose game to review with "
                               f"--seat NAME{hint}")
-        return review_game(game_from_json(text, name), seat, marks)
+        game = game_from_json(text, name)
+        kept = _saved_marks(data.get("marks"), game, name)
+        if marks is None and kept is not None and kept[0] == seat:
+            marks = kept[1]
+        return review_game(game, seat, marks)
     if isinstance(data, dict) and "events" in data:
         try:
             record = Record.from_dict(data)
@@ -807,6 +814,45 @@ def load_review(path: str | Path, seat: str | None = None,
         return review_record(record, seat, marks)
     raise ReviewError(f"{name} is neither a saved game (it has no 'actions') nor a record "
                       "(it has no 'events')")
+
+
+def _saved_marks(data: Any, game: Game, name: str
+                 ) -> tuple[str, dict[int, dict[Cell, str]]] | None:
+    """The learner's marks a saved game holds (whose, and after each event), checked."""
+    if data is None:
+        return None
+    def fail(problem: str) -> ReviewError:
+        return ReviewError(f"{name}: field 'marks': {problem}")
+    if not isinstance(data, dict) or set(data) != {"seat", "pages"}:
+        raise fail("expected {\"seat\": NAME, \"pages\": [...]}")
+    seat, pages = data["seat"], data["pages"]
+    if seat not in game.names:
+        raise fail(f"no seat {seat!r}; the players are {', '.join(game.names)}")
+    places = Record.from_dict(game.record_for(game.names.index(seat)),
+                              edition=game.edition).places
+    events = len(game.events)
+    kept: dict[int, dict[Cell, str]] = {}
+    for page in pages if isinstance(pages, list) else [None]:
+        if not isinstance(page, dict) or type(page.get("events")) is not int or \
+                not 0 <= page["events"] <= events or not isinstance(page.get("marks"), list):
+            raise fail(f"each page is {{\"events\": 0..{events}, \"marks\": [[card, place, "
+                       "mark], ...]}")
+        cells: dict[Cell, str] = {}
+        for item in page["marks"]:
+            if not (isinstance(item, list) and len(item) == 3 and
+                    all(isinstance(x, str) for x in item)):
+                raise fail(f"page at {page['events']} events: a mark is [card, place, mark]")
+            card, place, mark = item
+            try:
+                card = game.edition.card(card).id
+            except CluedoLabError as error:
+                raise fail(_one_line(error)) from None
+            if place not in places or mark not in MARKS:
+                raise fail(f"{item}: the place is one of {', '.join(places)} and the mark one "
+                           f"of {', '.join(MARKS)}")
+            cells[(card, place)] = mark
+        kept[page["events"]] = cells
+    return seat, marks_by_event(kept, events)
 
 
 def _one_line(error: Exception) -> str:
@@ -870,11 +916,28 @@ def _text_lines(review: GameReview) -> list[str]:
         lines.append(f"  {p.event:4} {_deals_text(p.deals):>24} {p.entropy:8.3f}{star}")
     if r.learner:
         lines += ["", "Your notes against what was certain:"]
-        for s in r.learner:
-            lines.append(f"  after event {s.event}: {len(s.missed)} missed, {len(s.wrong)} "
-                         f"wrong, {len(s.unjustified)} not yet justified"
-                         + (f" (wrong: {_cells(r, s.wrong)})" if s.wrong else ""))
+        lines += ["  " + line for line in learner_lines(r)]
     return lines
+
+
+def learner_lines(r: GameReview) -> list[str]:
+    """The learner's notes event by event: the facts that became certain at that event and
+    were not marked, and the marks that were wrong (a line when either changes)."""
+    out = []
+    before: tuple[Cell, ...] = ()
+    shown = None
+    for s in r.learner:
+        new = [c for c in s.missed if c not in before]
+        if (new, s.wrong) != ([], shown):
+            text = f"after event {s.event}: {len(s.missed)} certain and not marked"
+            if new:
+                text += f" (new: {_cells(r, new)})"
+            text += f"; {len(s.wrong)} wrong" + (f" ({_cells(r, s.wrong)})" if s.wrong else "")
+            if s.unjustified:
+                text += f"; {len(s.unjustified)} not yet justified"
+            out.append(text)
+        before, shown = s.missed, s.wrong
+    return out
 
 
 def _turn_line(r: GameReview, t: TurnReview) -> str:
@@ -946,7 +1009,9 @@ def _deals_text(value: int | Fraction) -> str:
 
 
 def _cells(r: GameReview, cells: Sequence[Cell]) -> str:
-    return ", ".join(f"{r.name(c)} / {p}" for c, p in cells[:5])
+    more = f" and {len(cells) - 5} more" if len(cells) > 5 else ""
+    return ", ".join(f"{r.name(c)} {'in' if p == 'envelope' else 'with'} {p}"
+                     for c, p in cells[:5]) + more
 
 
 def log_deals(p: Point) -> float:

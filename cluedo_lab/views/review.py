@@ -20,6 +20,7 @@ from ..lab.review import (
     GameReview,
     SeatCurve,
     TurnReview,
+    learner_lines,
     load_review,
     moment_lines,
     review_game,
@@ -168,9 +169,7 @@ def review_html(review: GameReview) -> str:
     parts.append("<h4>The curve</h4>" + curve_svg(r))
     if r.learner:
         parts.append("<h4>Your notes</h4><ul>" + "".join(
-            f"<li>after event {s.event}: {len(s.missed)} missed, {len(s.wrong)} wrong "
-            f"{_cells(r, s.wrong)}, {len(s.unjustified)} not yet justified</li>"
-            for s in r.learner) + "</ul>")
+            f"<li>{escape(line)}</li>" for line in learner_lines(r)) + "</ul>")
     return "".join(parts) + "</div>"
 
 
@@ -228,10 +227,6 @@ def _when(event: int | None) -> str:
     return f"after event {event}" if event is not None else "never"
 
 
-def _cells(r: GameReview, cells: tuple[Cell, ...]) -> str:
-    if not cells:
-        return ""
-    return "(" + escape(", ".join(f"{r.name(c)} / {p}" for c, p in cells[:5])) + ")"
 
 
 

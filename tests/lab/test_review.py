@@ -295,6 +295,23 @@ def test_bad_input_gets_one_line(tmp_path, capsys, text, seat, words):
     assert out == "" and words in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize("marks, words", [
+    ({"seat": "Zed", "pages": []}, "no seat 'Zed'"),
+    ({"seat": "a", "pages": [{"events": 999, "marks": []}]}, "each page is"),
+    ({"seat": "a", "pages": [{"events": 0, "marks": [["nonsuch", "b", "holds"]]}]},
+     "field 'marks'"),
+    ({"seat": "a", "pages": [{"events": 0, "marks": [["plum", "b", "perhaps"]]}]},
+     "the mark one of holds, lacks, maybe"),
+    ([1, 2], "expected {"),
+])
+def test_bad_learner_marks_get_one_line(tmp_path, capsys, marks, words):
+    saved = {"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "seed": 1,
+             "actions": [], "marks": marks}
+    assert main(["review", bad(tmp_path, json.dumps(saved)), "--seat", "a"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
 def test_learner_marks_are_checked_event_by_event():
     game = small_game(*SMALL[1])
     event = 1
@@ -562,3 +579,49 @@ def test_an_action_card_shows_in_the_text_json_and_widget():
     assert f"{turn.action} ({turn.action_gain:.3f}) — {turn.action_grade}" in review.text()
     assert f"The best play then: {turn.best_action}" in Review(review).choose(index).turn_text()
     assert turn.best_action in review_html(review).replace("&#x27;", "'")
+
+
+def test_the_table_keeps_the_learners_marks_and_the_review_checks_them(tmp_path):
+    """A seeded game at a table: the learner marks some of what is known and one cell wrong
+    before each move; the marks are saved with the game, reloaded and checked event by event
+    against the oracle's known facts."""
+    from cluedo_lab.lab.learner import LearnerNotes
+    from cluedo_lab.lab.table_session import TableSession
+    game = new_game(edition_path("mini-two-item"), 3, 5)
+    session = TableSession(game, 0, bots=("eliminator",))
+    session.notes = LearnerNotes(session.knowledge())
+    me = make_bot("eliminator", 1)
+    written: dict[int, dict] = {}
+    while not game.is_over:
+        known = sorted(session.knowledge().known().items())
+        for cell, value in known[::2]:
+            session.notes.mark(*cell, "holds" if value else "lacks")
+        if len(game.events) >= 2 and len(written) % 2:
+            cell, value = known[-1]         # now and then a wrong mark
+            session.notes.mark(*cell, "lacks" if value else "holds")
+        written[len(game.events)] = dict(session.notes.marks)
+        assert session.act(me.choose(game, 0)), session.message
+    path = session.save(tmp_path / "game.json")
+    saved = json.loads(path.read_text())
+    assert saved["marks"]["seat"] == "P1"
+    saved["edition"] = edition_path("mini-two-item")     # a test deck is named by its file
+    path.write_text(json.dumps(saved))
+
+    review = load_review(path, "P1")
+    record = seat_record(game, 0)
+    pages = sorted(written.items())
+    assert [s.event for s in review.learner] == list(range(pages[0][0], len(game.events) + 1))
+    wrong_seen = False
+    for slip in review.learner:
+        page = [marks for seen, marks in pages if seen <= slip.event][-1]
+        known = brute_force(prefix(record, slip.event)).known()
+        said = {c: m == "holds" for c, m in page.items()}
+        wrong = sorted(c for c, v in said.items() if c in known and known[c] != v)
+        assert list(slip.wrong) == wrong
+        assert list(slip.missed) == sorted(c for c, v in known.items()
+                                           if said.get(c) != v and c not in wrong)
+        wrong_seen |= bool(wrong)
+    assert wrong_seen and any(s.missed for s in review.learner)
+    assert "Your notes against what was certain" in review.text()
+    assert load_review(path, "P2").learner == []          # the marks are P1's own
+    assert load_review(path, "P1").to_dict()["learner"][0]["event"] == pages[0][0]
