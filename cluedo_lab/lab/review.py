@@ -256,7 +256,9 @@ class GameReview:
 
     # -- output --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``cluedo-lab review --json``)."""
+        """The JSON form (``cluedo-lab review --json``). It holds every other seat's curve,
+        counted here if not yet (as many counts again per seat as the review's own curve);
+        the text leaves them out."""
         return {
             "seat": self.seat,
             "edition": self.edition.id,
@@ -906,9 +908,7 @@ def _text_lines(review: GameReview) -> list[str]:
         lines += ["", "When the others could have known the solution (from their own records):"]
         for c in r.others:
             when = f"after event {c.certain_from}" if c.certain_from is not None else "never"
-            steps = ", ".join(f"{e} ({b:.2f} bits)" for e, b in c.curve().swings())
-            lines.append(f"  {c.seat}: {when}" + (f" ({c.how})" if c.how else "")
-                         + (f"; their biggest steps: events {steps}" if steps else ""))
+            lines.append(f"  {c.seat}: {when}" + (f" ({c.how})" if c.how else ""))
     lines += ["", "The curve (after each event: consistent deals, bits left in the envelope):"]
     marked = {e for e, _ in r.curve.swings()}
     for p in r.curve.points:
