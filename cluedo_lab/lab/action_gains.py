@@ -22,6 +22,7 @@ import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from ..knowledge import Knowledge, legal_questions, rank_questions
 from ..knowledge import constraints as cons
@@ -64,6 +65,17 @@ class Choice:
         if self.target is not None:
             return f"{self.label} on {self.target}"
         return self.label
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: the kind and card, and whom, where or what when set."""
+        out: dict[str, Any] = {"kind": self.kind, "card": self.label}
+        if self.target is not None:
+            out["target"] = self.target
+        if self.destination is not None:
+            out["destination"] = self.destination
+        if self.question is not None:
+            out["question"] = list(self.question)
+        return out
 
     def key(self) -> tuple[str, str, str | None, str | None]:
         """Choices alike but for the question asked: every ``ask`` at one marker is one

@@ -890,7 +890,9 @@ def _turn_dict(t: TurnReview) -> dict[str, Any]:
             "reach_gain": _bits(t.reach_gain), "bluff": list(t.bluff), "accused": t.accused,
             "action": t.action, "action_event": t.action_event,
             "action_gain": _bits(t.action_gain), "best_action": t.best_action,
-            "best_action_gain": _bits(t.best_action_gain), "action_grade": t.action_grade}
+            "best_action_gain": _bits(t.best_action_gain), "action_grade": t.action_grade,
+            "played": t.played.to_dict() if t.played else None,
+            "best_play": t.best_play.to_dict() if t.best_play else None}
 
 
 def _text_lines(review: GameReview) -> list[str]:

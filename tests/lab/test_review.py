@@ -576,6 +576,9 @@ def test_an_action_card_shows_in_the_text_json_and_widget():
     data = review.to_dict()["turns"][index]
     assert data["action"] == turn.action and data["action_grade"] == turn.action_grade
     assert data["best_action"] == turn.best_action
+    assert data["played"]["kind"] == turn.played.kind and data["played"]["card"] == \
+        turn.played.label
+    assert data["best_play"] == turn.best_play.to_dict()
     assert f"{turn.action} ({turn.action_gain:.3f}) — {turn.action_grade}" in review.text()
     assert f"The best play then: {turn.best_action}" in Review(review).choose(index).turn_text()
     assert turn.best_action in review_html(review).replace("&#x27;", "'")
