@@ -67,7 +67,9 @@ def new_game(edition: Edition | str | Variant | Mapping[str, Any],
     return game_class(ed)(ed, players, seed, **options)
 
 
-SAVED_KEYS = {"game", "edition", "players", "seed", "options", "deal", "actions"}
+SAVED_KEYS = {"game", "edition", "players", "seed", "options", "deal", "actions", "marks"}
+"""A saved game's fields; ``marks`` (a learner's notepad, event by event) is for the game
+review only: the game itself does not read it."""
 MAX_ACTIONS = 1_000_000
 """More actions than any game takes (a long six-player board game takes a few thousand)."""
 

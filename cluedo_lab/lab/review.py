@@ -20,6 +20,12 @@ was asked. On a board the best question *in the room the piece stood in* sets th
 best in any room the piece could have reached that turn (with that roll, or by a passage) is
 given separately, since reaching it may have cost something the review does not weigh.
 
+In the 2002 card game each action card played is graded the same way, by the exact expected
+gain of what it could show (:mod:`.action_gains`), against every play of the seat's action
+cards legal at that moment: a Snoop or Private Tip on each other player, an All Snoop, a
+Super Sleuth, a suggestion asked now from the marker (at its best question), or a marker moved
+to each destination (at the best question from there).
+
 The key moments are the first event after which the envelope was certain for the seat, each
 turn where a certain accusation could have been made and was not, each accusation with its
 exact chance of being right as the seat saw it, and each bluff (naming cards of one's own
@@ -46,15 +52,19 @@ from ..games.factory import game_from_json
 from ..games.game import Action, Game
 from ..knowledge import Knowledge, legal_questions, rank_questions
 from ..knowledge.advice import Option, entropy
-from ..records import Accuse, Record, Snoop, Suggest
+from ..records import Accuse, AllSnoop, Event, PrivateTip, Record, Snoop, Suggest, SuperSleuth
 from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError, RecordError, SavedGameError
 from ..rules.files import parse_json, read_text
+from .action_gains import Choice, action_values
+from .learner import MARKS
+from .table_session import marks_by_event
 
 __all__ = ["GRADES", "NOTHING_NEW", "AccusationReview", "GameReview", "LearnerSlip",
-           "OtherSeat", "Point", "ReviewError", "SeatCurve", "TurnReview", "grade_question",
-           "load_review", "moment_lines", "puzzle_from_review", "review_game", "review_record",
-           "snoop_gain"]
+           "learner_lines",
+           "OtherSeat", "Point", "ReviewError", "SeatCurve", "TurnReview", "grade",
+           "grade_question", "load_review", "moment_lines", "puzzle_from_review", "review_game",
+           "review_record"]
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 NOTHING_NEW = "could not teach you anything"
@@ -159,6 +169,8 @@ class TurnReview:
     best_action: str | None = None
     best_action_gain: float | None = None
     action_grade: str | None = None
+    played: Choice | None = None
+    best_play: Choice | None = None
 
     @property
     def reaches_further(self) -> bool:
@@ -244,7 +256,9 @@ class GameReview:
 
     # -- output --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``cluedo-lab review --json``)."""
+        """The JSON form (``cluedo-lab review --json``). It holds every other seat's curve,
+        counted here if not yet (as many counts again per seat as the review's own curve);
+        the text leaves them out."""
         return {
             "seat": self.seat,
             "edition": self.edition.id,
@@ -262,7 +276,10 @@ class GameReview:
                        for t in self.turns if t.bluff],
             "curve": [_point_dict(p) for p in self.curve.points],
             "swings": [{"event": e, "bits": _bits(b)} for e, b in self.curve.swings()],
-            "others": [{"seat": o.seat, "certain_from": o.certain_from, "how": o.how or None}
+            "others": [{"seat": o.seat, "certain_from": o.certain_from, "how": o.how or None,
+                        "curve": [_point_dict(p) for p in o.curve().points],
+                        "swings": [{"event": e, "bits": _bits(b)}
+                                   for e, b in o.curve().swings()]}
                        for o in self.others],
             "learner": [{"event": s.event, "missed": [list(c) for c in s.missed],
                          "wrong": [list(c) for c in s.wrong],
@@ -288,11 +305,17 @@ class GameReview:
 
 def grade_question(option: Option, best_gain: float) -> str:
     """The grade of a question worth ``option.gain`` where the best was worth ``best_gain``."""
-    if len(option.outcomes) <= 1:
+    return grade(option.gain, len(option.outcomes), best_gain)
+
+
+def grade(gain: float, outcomes: int, best_gain: float) -> str:
+    """The grade of a question or an action card worth ``gain`` bits, with ``outcomes``
+    possible answers, where the best was worth ``best_gain``."""
+    if outcomes <= 1:
         return NOTHING_NEW
-    if option.gain >= best_gain - SAME:
+    if gain >= best_gain - SAME:
         return "best"
-    share = option.gain / best_gain
+    share = gain / best_gain
     return next((grade for least, grade in THRESHOLDS if share >= least), "blunder")
 
 
@@ -310,8 +333,10 @@ class _Turn:
     accuse_at: int | None = None        # events seen at the latest chance to accuse
     accused: bool = False
     action: str | None = None           # a card game's action card played
-    snoop: int | None = None            # the seat's snoop's index in the record (1-based)
-    targets: dict[str, None] = field(default_factory=dict)  # whom it could snoop on
+    play_at: int | None = None          # events seen when the action card was played
+    played: Choice | None = None        # how it was played
+    play_event: int | None = None       # the event it made, in the record (1-based)
+    choices: dict[Choice, None] = field(default_factory=dict)  # every way it could have
 
 
 def _replay(game: Game, seat: int) -> list[_Turn]:
@@ -327,6 +352,8 @@ def _replay(game: Game, seat: int) -> list[_Turn]:
             key = now
             if action.seat == seat:
                 _note_choices(replay, seat, turns[-1])
+                if action.kind == "play" and isinstance(replay, CardGame2002):
+                    _note_play(replay, seat, action, turns[-1])
         else:
             key = None
         before = len(replay.events)
@@ -340,11 +367,39 @@ def _replay(game: Game, seat: int) -> list[_Turn]:
                         turn.question = index
                     if "accuse" in event:
                         turn.accused = True
-                    if "snoop" in event and turn.snoop is None:
-                        turn.snoop = index
+                    if turn.play_at is not None and turn.play_event is None and \
+                            index > turn.play_at and PLAY_EVENTS & set(event):
+                        turn.play_event = index
             if action.seat == seat and action.kind == "play" and not _asks(replay, action):
                 turn.action = _played(action)
     return turns
+
+
+PLAY_EVENTS = frozenset({"suggest", "snoop", "all_snoop", "super_sleuth", "private_tip"})
+"""The events an action card of the 2002 card game makes."""
+
+
+def _note_play(game: CardGame2002, seat: int, action: Action, turn: _Turn) -> None:
+    """The action card ``seat`` plays now, and every way it could have played one."""
+    turn.play_at = len(game.events)
+    turn.played = _choice(game, seat, action)
+    for legal in game.legal_actions():
+        if legal.kind == "play":
+            turn.choices.setdefault(_choice(game, seat, legal), None)
+
+
+def _choice(game: CardGame2002, seat: int, action: Action) -> Choice:
+    """A play as the review values it: a suggestion asked now is one alternative whatever
+    it names (its question is read from the record), an All Snoop's hand is found later."""
+    label = action["card"]
+    kind = game.action_kind(label).kind
+    if kind == "suggest-current":
+        if action.get("destination") is not None:
+            return Choice("move", label, destination=action["destination"])
+        return Choice("ask", label, destination=game.markers[seat])
+    if kind == "suggest-any":
+        return Choice("prepare", label, destination=action["destination"])
+    return Choice(kind, label, target=action.get("target"))
 
 
 def _note_choices(game: Game, seat: int, turn: _Turn) -> None:
@@ -356,9 +411,6 @@ def _note_choices(game: Game, seat: int, turn: _Turn) -> None:
     for action in legal:
         for room in _rooms_of(game, seat, action):
             turn.rooms.setdefault(room, None)
-        if isinstance(game, CardGame2002) and action.kind == "play" and \
-                game.action_kind(action["card"]).kind == "snoop":
-            turn.targets.setdefault(action["target"], None)
 
 
 def _rooms_of(game: Game, seat: int, action: Action) -> tuple[str, ...]:
@@ -478,7 +530,8 @@ def review_record(record: Record, seat: str | None = None,
         raise ReviewError(f"this record is {observer}'s; it holds nothing of {seat}'s turns")
     positions = _Positions(record.to_dict(), record.edition)
     turns = [_record_turn(n, e, record)
-             for n, e in enumerate((e for e in record.events if isinstance(e, Suggest | Snoop)
+             for n, e in enumerate((e for e in record.events
+                                    if isinstance(e, (Suggest, *ACTION_EVENTS))
                                     and e.by == observer), start=1)]
     needed = _needed(turns, record, marks)
     curve = positions.curve(observer, needed.__contains__)
@@ -491,17 +544,47 @@ def review_record(record: Record, seat: str | None = None,
                       _learner(positions, marks), whole_game=False)
 
 
-def _record_turn(number: int, event: Suggest | Snoop, record: Record) -> _Turn:
-    """A turn of the observer's as its record shows it: one question, or one Snoop (on any
-    other player still in the game then)."""
+def _record_turn(number: int, event: Event, record: Record) -> _Turn:
+    """A turn of the observer's as its record shows it: one question, or one action card
+    (graded against playing the same card on any other player still in the game then)."""
     if isinstance(event, Suggest):
         return _Turn(number, event.position - 1, event.position, event.position)
-    leaves = record.edition.accusation.wrong == "leaves"
-    gone = {e.by for e in record.events[:event.position]
-            if leaves and isinstance(e, Accuse) and not e.correct}
-    targets = {p: None for p in record.player_names if p != event.by and p not in gone}
-    return _Turn(number, event.position - 1, event.position, snoop=event.position,
-                 targets=targets)
+    played = _event_choice(event, record.edition)
+    turn = _Turn(number, event.position - 1, event.position, play_at=event.position - 1,
+                 played=played, play_event=event.position)
+    if played.target is not None and played.kind != "all-snoop":
+        leaves = record.edition.accusation.wrong == "leaves"
+        gone = {e.by for e in record.events[:event.position]
+                if leaves and isinstance(e, Accuse) and not e.correct}
+        turn.choices = {replace(played, target=p): None for p in record.player_names
+                        if p != record.observer and p not in gone}
+    return turn
+
+
+ACTION_EVENTS = (Snoop, AllSnoop, SuperSleuth, PrivateTip)
+
+
+def _event_choice(event: Event, edition: Edition) -> Choice:
+    """The action card an event of the observer's own shows them playing."""
+    def label(**wanted: Any) -> str:
+        found = next((k for k in edition.actions
+                      if all(getattr(k, f) == v for f, v in wanted.items())), None)
+        if found is None:
+            raise ReviewError(f"event {event.position}: {edition.id} has no such action card")
+        return found.label()
+    if isinstance(event, Snoop):
+        return Choice("snoop", label(kind="snoop"), target=event.target)
+    if isinstance(event, AllSnoop):
+        return Choice("all-snoop", label(kind="all-snoop", direction=event.direction),
+                      target=event.seen_from)
+    if isinstance(event, SuperSleuth):
+        return Choice("super-sleuth", label(kind="super-sleuth", feature=event.feature,
+                                            value=event.value))
+    assert isinstance(event, PrivateTip)
+    spec = {"category": event.category} if event.all else \
+        {"feature": event.feature, "value": event.value}
+    return Choice("private-tip", label(kind="private-tip", all=event.all, **spec),
+                  target=event.to)
 
 
 def _seat_index(names: Sequence[str], seat: str | int) -> int:
@@ -517,7 +600,7 @@ def _needed(turns: Sequence[_Turn], record: Record,
             marks: Mapping[int, Any] | None) -> set[int]:
     """The positions looked at again after the curve: before each question, at the end of
     each turn without one, before each accusation, and where the learner's marks were kept."""
-    out = {_position(t) for t in turns} | {t.snoop - 1 for t in turns if t.snoop}
+    out = {_position(t) for t in turns} | {t.play_at for t in turns if t.play_at is not None}
     out |= {e.position - 1 for e in record.events if isinstance(e, Accuse)}
     return out | set(marks or ())
 
@@ -529,9 +612,9 @@ def _position(turn: _Turn) -> int:
 
 def _review_turn(turn: _Turn, positions: _Positions, record: Record, seat: str) -> TurnReview:
     review = _review_question(turn, positions, record, seat)
-    if turn.snoop is None:
+    if turn.play_at is None or turn.played is None:
         return review
-    return _review_snoop(review, turn, positions.at(turn.snoop - 1), record, seat)
+    return _review_play(review, turn, positions.at(turn.play_at), record, seat)
 
 
 def _review_question(turn: _Turn, positions: _Positions, record: Record, seat: str
@@ -573,41 +656,27 @@ def _review_question(turn: _Turn, positions: _Positions, record: Record, seat: s
                       tuple(c for c in named if c in hand), turn.accused, turn.action)
 
 
-def snoop_gain(knowledge: Knowledge, by: str, target: str) -> float:
-    """The exact expected information gain about the envelope of ``by`` looking at one card
-    of ``target``'s hand, drawn at random (the 2002 card game's Snoop). Each card is seen with
-    its chance of being in that hand over the hand's size (every hand of that size is as
-    likely to give it), and seeing it tells exactly that the hand holds it, so the envelope
-    afterwards is counted with that one more event."""
-    record = knowledge.record
-    size = record.hand_size(target)
-    data = record.to_dict()
-    expected = 0.0
-    for card in record.edition.cards:
-        chance = knowledge.probability(card, target)
-        if not chance:
-            continue
-        seen = {"snoop": target, "by": by, "card": card.id}
-        after = Knowledge(Record.from_dict({**data, "events": [*data["events"], seen]},
-                                           edition=record.edition))
-        expected += float(chance / size) * entropy(after.envelope_distribution().values())
-    return entropy(knowledge.envelope_distribution().values()) - expected
-
-
-def _review_snoop(review: TurnReview, turn: _Turn, k: Knowledge, record: Record, seat: str
-                  ) -> TurnReview:
-    """``review`` with the turn's Snoop graded against snooping on each other player it
-    could have chosen."""
-    assert turn.snoop is not None
-    target = record.events[turn.snoop - 1].raw["snoop"]
-    gains = {t: snoop_gain(k, seat, t) for t in dict.fromkeys([target, *turn.targets])}
-    best = max(gains, key=lambda t: gains[t])
-    known = all(k.status(c, target) is not None for c in record.edition.cards)
-    grade = NOTHING_NEW if known else "best" if gains[target] >= gains[best] - SAME else \
-        next((g for least, g in THRESHOLDS if gains[target] / gains[best] >= least), "blunder")
-    return replace(review, action=f"snoop on {target}", action_event=turn.snoop,
-                   action_gain=gains[target], best_action=f"snoop on {best}",
-                   best_action_gain=gains[best], action_grade=grade)
+def _review_play(review: TurnReview, turn: _Turn, k: Knowledge, record: Record, seat: str
+                 ) -> TurnReview:
+    """``review`` with the turn's action card graded by its exact expected gain against
+    every way the seat could have played one of its action cards then."""
+    played = turn.played
+    assert played is not None
+    if played.kind == "ask" and turn.play_event is not None:
+        asked = record.events[turn.play_event - 1]
+        if isinstance(asked, Suggest):
+            played = replace(played, question=tuple(c.id for c in asked.named))
+    values = action_values(k, seat, [played, *turn.choices])
+    mine = values[played]
+    best = max(values.values(), key=lambda v: v.gain)
+    if best.gain <= mine.gain + SAME:
+        best = mine
+    names = {c.id: c.name for c in record.edition.cards}
+    return replace(review, action=mine.choice.text(names),
+                   action_event=turn.play_event or turn.play_at, action_gain=mine.gain,
+                   best_action=best.choice.text(names), best_action_gain=best.gain,
+                   action_grade=grade(mine.gain, mine.outcomes, best.gain),
+                   played=mine.choice, best_play=best.choice)
 
 
 def _room_of(edition: Edition, named: tuple[str, ...] | None) -> str | None:
@@ -733,7 +802,11 @@ def load_review(path: str | Path, seat: str | None = None,
                 if isinstance(players, list) else ""
             raise ReviewError(f"{name} is a saved game: say whose game to review with "
                               f"--seat NAME{hint}")
-        return review_game(game_from_json(text, name), seat, marks)
+        game = game_from_json(text, name)
+        kept = _saved_marks(data.get("marks"), game, name)
+        if marks is None and kept is not None and kept[0] == seat:
+            marks = kept[1]
+        return review_game(game, seat, marks)
     if isinstance(data, dict) and "events" in data:
         try:
             record = Record.from_dict(data)
@@ -743,6 +816,45 @@ def load_review(path: str | Path, seat: str | None = None,
         return review_record(record, seat, marks)
     raise ReviewError(f"{name} is neither a saved game (it has no 'actions') nor a record "
                       "(it has no 'events')")
+
+
+def _saved_marks(data: Any, game: Game, name: str
+                 ) -> tuple[str, dict[int, dict[Cell, str]]] | None:
+    """The learner's marks a saved game holds (whose, and after each event), checked."""
+    if data is None:
+        return None
+    def fail(problem: str) -> ReviewError:
+        return ReviewError(f"{name}: field 'marks': {problem}")
+    if not isinstance(data, dict) or set(data) != {"seat", "pages"}:
+        raise fail("expected {\"seat\": NAME, \"pages\": [...]}")
+    seat, pages = data["seat"], data["pages"]
+    if seat not in game.names:
+        raise fail(f"no seat {seat!r}; the players are {', '.join(game.names)}")
+    places = Record.from_dict(game.record_for(game.names.index(seat)),
+                              edition=game.edition).places
+    events = len(game.events)
+    kept: dict[int, dict[Cell, str]] = {}
+    for page in pages if isinstance(pages, list) else [None]:
+        if not isinstance(page, dict) or type(page.get("events")) is not int or \
+                not 0 <= page["events"] <= events or not isinstance(page.get("marks"), list):
+            raise fail(f"each page is {{\"events\": 0..{events}, \"marks\": [[card, place, "
+                       "mark], ...]}")
+        cells: dict[Cell, str] = {}
+        for item in page["marks"]:
+            if not (isinstance(item, list) and len(item) == 3 and
+                    all(isinstance(x, str) for x in item)):
+                raise fail(f"page at {page['events']} events: a mark is [card, place, mark]")
+            card, place, mark = item
+            try:
+                card = game.edition.card(card).id
+            except CluedoLabError as error:
+                raise fail(_one_line(error)) from None
+            if place not in places or mark not in MARKS:
+                raise fail(f"{item}: the place is one of {', '.join(places)} and the mark one "
+                           f"of {', '.join(MARKS)}")
+            cells[(card, place)] = mark
+        kept[page["events"]] = cells
+    return seat, marks_by_event(kept, events)
 
 
 def _one_line(error: Exception) -> str:
@@ -778,7 +890,9 @@ def _turn_dict(t: TurnReview) -> dict[str, Any]:
             "reach_gain": _bits(t.reach_gain), "bluff": list(t.bluff), "accused": t.accused,
             "action": t.action, "action_event": t.action_event,
             "action_gain": _bits(t.action_gain), "best_action": t.best_action,
-            "best_action_gain": _bits(t.best_action_gain), "action_grade": t.action_grade}
+            "best_action_gain": _bits(t.best_action_gain), "action_grade": t.action_grade,
+            "played": t.played.to_dict() if t.played else None,
+            "best_play": t.best_play.to_dict() if t.best_play else None}
 
 
 def _text_lines(review: GameReview) -> list[str]:
@@ -804,11 +918,28 @@ def _text_lines(review: GameReview) -> list[str]:
         lines.append(f"  {p.event:4} {_deals_text(p.deals):>24} {p.entropy:8.3f}{star}")
     if r.learner:
         lines += ["", "Your notes against what was certain:"]
-        for s in r.learner:
-            lines.append(f"  after event {s.event}: {len(s.missed)} missed, {len(s.wrong)} "
-                         f"wrong, {len(s.unjustified)} not yet justified"
-                         + (f" (wrong: {_cells(r, s.wrong)})" if s.wrong else ""))
+        lines += ["  " + line for line in learner_lines(r)]
     return lines
+
+
+def learner_lines(r: GameReview) -> list[str]:
+    """The learner's notes event by event: the facts that became certain at that event and
+    were not marked, and the marks that were wrong (a line when either changes)."""
+    out = []
+    before: tuple[Cell, ...] = ()
+    shown = None
+    for s in r.learner:
+        new = [c for c in s.missed if c not in before]
+        if (new, s.wrong) != ([], shown):
+            text = f"after event {s.event}: {len(s.missed)} certain and not marked"
+            if new:
+                text += f" (new: {_cells(r, new)})"
+            text += f"; {len(s.wrong)} wrong" + (f" ({_cells(r, s.wrong)})" if s.wrong else "")
+            if s.unjustified:
+                text += f"; {len(s.unjustified)} not yet justified"
+            out.append(text)
+        before, shown = s.missed, s.wrong
+    return out
 
 
 def _turn_line(r: GameReview, t: TurnReview) -> str:
@@ -880,7 +1011,9 @@ def _deals_text(value: int | Fraction) -> str:
 
 
 def _cells(r: GameReview, cells: Sequence[Cell]) -> str:
-    return ", ".join(f"{r.name(c)} / {p}" for c, p in cells[:5])
+    more = f" and {len(cells) - 5} more" if len(cells) > 5 else ""
+    return ", ".join(f"{r.name(c)} {'in' if p == 'envelope' else 'with'} {p}"
+                     for c, p in cells[:5]) + more
 
 
 def log_deals(p: Point) -> float:

@@ -8,7 +8,10 @@ A :class:`TableSession` is everything a table is except its widgets (those are
   :meth:`~TableSession.confirm` (with a warning when you hold one of its cards);
 - what you are told: :meth:`~TableSession.log` (:mod:`.table_story`), your record and its
   knowledge, :meth:`~TableSession.ending` once the game is over, and the static text
-  :meth:`~TableSession.text`.
+  :meth:`~TableSession.text`;
+- what you wrote: with a learner's notepad (:attr:`~TableSession.notes`), the marks on it as
+  they stood when each event arrived (:meth:`~TableSession.marks`), saved with the game
+  (:meth:`~TableSession.save`) for the game review to check event by event.
 
 After your action the bots play every other seat through the one game loop
 (:func:`~cluedo_lab.games.loop.run`, your seat waiting for you) until you must act again (your
@@ -19,7 +22,9 @@ of the game comes only through its :class:`~cluedo_lab.games.seat.Seat`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..bots.registry import Bot, make_bot
@@ -30,10 +35,12 @@ from ..games.seat import Seat, seat_of
 from ..knowledge.engine import Knowledge
 from ..records import Record
 from ..rules.errors import ActionLimit, CluedoLabError, Contradiction
+from .learner import Cell, LearnerNotes
 from .table_controls import Control, controls, shown
 from .table_story import Before, Entry, accusation_warnings, ending, narrate, opening
 
-__all__ = ["LOG_TAIL", "MAX_BOT_ACTIONS", "TableSession", "refusal", "table_player"]
+__all__ = ["LOG_TAIL", "MAX_BOT_ACTIONS", "TableSession", "marks_by_event", "refusal",
+           "table_player"]
 
 LOG_TAIL = 12
 """Log lines in the static rendering."""
@@ -83,6 +90,9 @@ class TableSession:
         self._asked = seat
         self._record: tuple[int, Record | None] = (-1, None)
         self._known: tuple[int, Knowledge | None] = (-1, None)
+        self.notes: LearnerNotes | None = None
+        """The learner's own notepad, once the table gives one: its marks are kept."""
+        self._pages: dict[int, dict[Cell, str]] = {}
         self.catch_up()
         self.run_bots()
 
@@ -227,6 +237,39 @@ class TableSession:
             self._joined.append(before.joins(action))
         self._entries += narrate(self.seat, action, before)
         self._told = len(self.game.history)
+        if self.notes is not None and len(self.game.events) > before.events:
+            self._pages[before.events] = dict(self.notes.marks)
+
+    # -- the learner's marks -----------------------------------------------------------------
+    def marks(self) -> dict[int, dict[Cell, str]]:
+        """The learner's marks after each number of events seen, from the first kept on: as
+        they stood when the next event arrived, and after the last event as they stand now.
+        Empty without a learner's notepad."""
+        if self.notes is None:
+            return {}
+        return marks_by_event({**self._pages, len(self.game.events): dict(self.notes.marks)},
+                              len(self.game.events))
+
+    def saved(self) -> dict[str, Any]:
+        """The game as saved (:meth:`Game.to_dict <cluedo_lab.games.game.Game.to_dict>`), with
+        the learner's marks under ``marks``: this seat's, for this seat's review only."""
+        data = self.game.to_dict()
+        kept = self.marks()
+        if kept:
+            pages, last = [], None
+            for events, page in kept.items():
+                if page != last:
+                    pages.append({"events": events, "marks": [[c, p, m] for (c, p), m
+                                                              in sorted(page.items())]})
+                last = page
+            data["marks"] = {"seat": self.me, "pages": pages}
+        return data
+
+    def save(self, path: str | Path) -> Path:
+        """Save the game (and the learner's marks) as JSON at ``path``."""
+        path = Path(path)
+        path.write_text(json.dumps(self.saved(), indent=1) + "\n", encoding="utf-8")
+        return path
 
     def catch_up(self) -> None:
         """Tell the game's past again if it moved without this session (or on sitting down):
@@ -371,3 +414,15 @@ class _Told:
     def choose(self, game: Game, seat: int) -> Action:
         self.session._bot_asked(seat)
         return self.bot.choose(game, seat)
+
+
+def marks_by_event(pages: Mapping[int, Mapping[Cell, str]], events: int
+                   ) -> dict[int, dict[Cell, str]]:
+    """The marks after each number of events seen, from the first page on: each page holds
+    until the next (the learner wrote nothing new in between)."""
+    out: dict[int, dict[Cell, str]] = {}
+    page: dict[Cell, str] = {}
+    for seen in range(min(pages, default=events + 1), events + 1):
+        page = dict(pages.get(seen, page))
+        out[seen] = page
+    return out

@@ -20,6 +20,7 @@ from ..lab.review import (
     GameReview,
     SeatCurve,
     TurnReview,
+    learner_lines,
     load_review,
     moment_lines,
     review_game,
@@ -72,8 +73,9 @@ def _ticks(high: float, count: int) -> list[float]:
 
 def curve_svg(review: GameReview, width: int = 640, height: int = 300) -> str:
     """Two panels side by side: consistent deals (log scale) and the envelope's entropy in
-    bits, after every event, for the reviewed seat (thick) and each other seat; the events
-    that lowered the reviewed seat's entropy most are marked with dashed lines."""
+    bits, after every event, for the reviewed seat (thick) and each other seat (from their
+    own records); the events that lowered the reviewed seat's entropy most are marked with
+    dashed lines, and on every curve a dot marks that seat's biggest steps."""
     curves = review.curves()
     half = width // 2
     left = _panel(curves, lambda p: math.log10(p.deals) if p.deals > 0 else 0.0,
@@ -134,7 +136,18 @@ def _panel(curves: list[SeatCurve], value: Any, title: str, x0: int, width: int,
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
                      f'stroke-width="{3 if k == 0 else 1.5}"><title>{escape(curve.seat)}'
                      '</title></polyline>')
+    for k, curve in enumerate(curves):
+        parts += _swing_marks(curve, PALETTE[k % len(PALETTE)], px, lambda p: py(value(p)))
     return parts
+
+
+def _swing_marks(curve: SeatCurve, colour: str, px: Any, py: Any) -> list[str]:
+    """A dot on ``curve`` at each of the events that lowered its entropy most."""
+    at = {p.event: p for p in curve.points}
+    return [f'<circle cx="{_f(px(event))}" cy="{_f(py(at[event]))}" r="4" fill="{colour}" '
+            f'stroke="white" class="swing"><title>{escape(curve.seat)}, event {event}: '
+            f'{bits:.2f} bits fewer</title></circle>'
+            for event, bits in curve.swings()]
 
 
 # -- HTML ------------------------------------------------------------------------------------
@@ -156,9 +169,7 @@ def review_html(review: GameReview) -> str:
     parts.append("<h4>The curve</h4>" + curve_svg(r))
     if r.learner:
         parts.append("<h4>Your notes</h4><ul>" + "".join(
-            f"<li>after event {s.event}: {len(s.missed)} missed, {len(s.wrong)} wrong "
-            f"{_cells(r, s.wrong)}, {len(s.unjustified)} not yet justified</li>"
-            for s in r.learner) + "</ul>")
+            f"<li>{escape(line)}</li>" for line in learner_lines(r)) + "</ul>")
     return "".join(parts) + "</div>"
 
 
@@ -177,7 +188,8 @@ def _turns_table(r: GameReview) -> str:
         return "<p>No turns of yours were played.</p>"
     head = ("<table class='cluedo-review-turns'><tr><th>turn</th><th>event</th>"
             "<th>you asked</th><th>bits</th><th>grade</th><th>best there</th><th>bits</th>"
-            "<th>best within reach</th></tr>")
+            "<th>best within reach</th><th>action card played</th><th>bits</th><th>grade</th>"
+            "<th>best play</th><th>bits</th></tr>")
     rows = [_turn_row(r, t) for t in r.turns]
     return head + "".join(rows) + "</table>"
 
@@ -186,17 +198,25 @@ def _turn_row(r: GameReview, t: TurnReview) -> str:
     asked = escape(r.names(t.question)) if t.question else \
         "<i>" + ("accused" if t.accused else f"played {escape(t.action)}" if t.action
                  else "asked nothing") + "</i>"
-    grade = ""
-    if t.grade:
-        grade = (f"<span style='background:{GRADE_COLOURS[t.grade]};padding:0 4px'>"
-                 f"{escape(t.grade)}</span>")
+    grade = _graded(t.grade) if t.grade else ""
     reach = ""
     if t.reach_best and t.reach_room and t.reach_gain is not None:
         reach = (f"{escape(r.names(t.reach_best))} ({t.reach_gain:.3f})"
                  + (" ★" if t.reaches_further else ""))
+    played = ["", "", "", "", ""]
+    if t.action_grade:
+        played = [escape(t.action or ""), _bits(t.action_gain), _graded(t.action_grade),
+                  escape(t.best_action or "") if t.action_grade not in ("best", NOTHING_NEW)
+                  else "", _bits(t.best_action_gain)]
     return (f"<tr><td>{t.turn}</td><td>{t.event}</td><td>{asked}</td><td>{_bits(t.gain)}</td>"
             f"<td>{grade}</td><td>{escape(r.names(t.best)) if t.best else ''}</td>"
-            f"<td>{_bits(t.best_gain)}</td><td>{reach}</td></tr>")
+            f"<td>{_bits(t.best_gain)}</td><td>{reach}</td>"
+            + "".join(f"<td>{cell}</td>" for cell in played) + "</tr>")
+
+
+def _graded(grade: str) -> str:
+    return (f"<span style='background:{GRADE_COLOURS[grade]};padding:0 4px'>"
+            f"{escape(grade)}</span>")
 
 
 def _bits(value: float | None) -> str:
@@ -207,10 +227,6 @@ def _when(event: int | None) -> str:
     return f"after event {event}" if event is not None else "never"
 
 
-def _cells(r: GameReview, cells: tuple[Cell, ...]) -> str:
-    if not cells:
-        return ""
-    return "(" + escape(", ".join(f"{r.name(c)} / {p}" for c, p in cells[:5])) + ")"
 
 
 
@@ -251,8 +267,9 @@ class Review(InteractiveView):
         r, t = self.review, self.review.turns[self.chosen if index is None else index]
         lines = [f"Turn {t.turn} (event {t.event})"]
         if t.question is None:
-            lines.append("You accused." if t.accused else f"You played {t.action}."
-                         if t.action else "You asked nothing.")
+            if not t.action_grade:
+                lines.append("You accused." if t.accused else f"You played {t.action}."
+                             if t.action else "You asked nothing.")
         else:
             where = f" in the {r.name(t.room)}" if t.room else ""
             lines.append(f"You asked about {r.names(t.question)}{where}: {t.gain:.3f} bits "
@@ -265,6 +282,12 @@ class Review(InteractiveView):
         if t.reach_best and t.reach_room and t.reach_gain is not None:
             lines.append(f"Within reach that turn: {r.names(t.reach_best)} in the "
                          f"{r.name(t.reach_room)}, {t.reach_gain:.3f} bits.")
+        if t.action_grade and t.action_gain is not None and t.best_action_gain is not None:
+            lines.append(f"You played {t.action}: {t.action_gain:.3f} bits expected. "
+                         f"Grade: {t.action_grade}.")
+            if t.action_grade not in ("best", NOTHING_NEW):
+                lines.append(f"The best play then: {t.best_action}, "
+                             f"{t.best_action_gain:.3f} bits.")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -276,7 +299,8 @@ class Review(InteractiveView):
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
-        options = [(f"turn {t.turn}, event {t.event}: {t.grade or 'no question'}", i)
+        options = [(f"turn {t.turn}, event {t.event}: "
+                    f"{t.grade or t.action_grade or 'no question'}", i)
                    for i, t in enumerate(self.review.turns)]
         self._picker = w.Dropdown(options=options, value=0 if options else None,
                                   description="your turn", disabled=not options,

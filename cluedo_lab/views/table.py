@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..bots.registry import Bot
@@ -213,11 +214,16 @@ class Table(InteractiveView):
         game"): every question graded, when you could have known, the curve."""
         if not self.game.is_over:
             raise IllegalAction("the review comes when the game is over")
-        review = Review.from_game(self.game, self.seat)
+        review = Review.from_game(self.game, self.seat, self.session.marks() or None)
         if self._ui is not None:
             self._review_box.children = (review.widget(),)
             self._review_button.layout.display = "none"
         return review
+
+    def save(self, path: str | Path) -> Path:
+        """Save the game at ``path``, with your notepad's marks as they stood at each event
+        (the review checks them: ``cluedo-lab review GAME.json --seat NAME``)."""
+        return self.session.save(path)
 
     def _check_notes(self, notes: str) -> None:
         if notes not in NOTES:
@@ -243,6 +249,7 @@ class Table(InteractiveView):
             self._notepad._update()
         if self._learner is None:
             self._learner = LearnerNotepad(known, can_reveal="reveal" in self.helps)
+            self.session.notes = self._learner.notes    # its marks are kept, event by event
         elif self._learner.knowledge is not known:
             self._learner.follow(known)
 

@@ -22,6 +22,7 @@ from cluedo_lab.lab.puzzles import PuzzleError
 from cluedo_lab.lab.review import (
     NOTHING_NEW,
     ReviewError,
+    grade,
     grade_question,
     load_review,
     puzzle_from_review,
@@ -171,6 +172,8 @@ def test_every_figure_matches_the_oracle(case):
                       for n in range(len(theirs["events"]) + 1)]
             assert other.certain_from == next((n for n, c in enumerate(counts) if c == 1),
                                               None)
+            assert [p.deals for p in other.curve().points] == [
+                len(deals(prefix(theirs, n))) for n in range(len(theirs["events"]) + 1)]
             assert [p.entropy for p in other.curve().points] == pytest.approx(
                 [entropy(envelope_chances(prefix(theirs, n)).values())
                  for n in range(len(theirs["events"]) + 1)], abs=1e-12)
@@ -233,6 +236,13 @@ def test_the_json_has_the_fields_the_issue_lists(tmp_path, capsys):
     assert {"event", "deals", "entropy"} == set(data["curve"][0])
     assert [o["seat"] for o in data["others"]] == ["P1", "P3"]
     assert all("certain_from" in o for o in data["others"])
+    review = review_game(game, "P2")
+    for other, theirs in zip(data["others"], review.others, strict=True):
+        assert [p["event"] for p in other["curve"]] == list(range(len(game.events) + 1))
+        assert {"event", "deals", "entropy"} == set(other["curve"][0])
+        assert other["curve"][-1]["deals"] == theirs.curve().points[-1].deals
+        assert [s["event"] for s in other["swings"]] == [e for e, _ in theirs.curve().swings()]
+        assert other["swings"] and all(s["bits"] > 0 for s in other["swings"])
     assert "certain_from" in data
     page = (tmp_path / "report.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "Game review" in page
@@ -281,6 +291,23 @@ def test_bad_input_gets_one_line(tmp_path, capsys, text, seat, words):
     path = bad(tmp_path, text)
     argv = ["review", path] + (["--seat", seat] if seat else [])
     assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("marks, words", [
+    ({"seat": "Zed", "pages": []}, "no seat 'Zed'"),
+    ({"seat": "a", "pages": [{"events": 999, "marks": []}]}, "each page is"),
+    ({"seat": "a", "pages": [{"events": 0, "marks": [["nonsuch", "b", "holds"]]}]},
+     "field 'marks'"),
+    ({"seat": "a", "pages": [{"events": 0, "marks": [["plum", "b", "perhaps"]]}]},
+     "the mark one of holds, lacks, maybe"),
+    ([1, 2], "expected {"),
+])
+def test_bad_learner_marks_get_one_line(tmp_path, capsys, marks, words):
+    saved = {"edition": "cluedo-classic-1949", "players": ["a", "b", "c"], "seed": 1,
+             "actions": [], "marks": marks}
+    assert main(["review", bad(tmp_path, json.dumps(saved)), "--seat", "a"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and words in err and err.count("\n") == 1 and "Traceback" not in err
 
@@ -355,6 +382,10 @@ def test_the_curve_svg_is_the_same_every_time_and_marks_the_big_steps():
     assert svg == curve_svg(review_game(played(), "P1"))
     assert svg.count("<polyline") == 2 * len(played().names)
     assert svg.count("stroke-dasharray=\"4 3\"") == 2 * len(review.curve.swings())
+    assert svg.count('class="swing"') == 2 * sum(len(c.swings()) for c in review.curves())
+    for other in review.others:
+        for event, _ in other.curve().swings():
+            assert f"{other.seat}, event {event}:" in svg
     view = Review(review)
     assert "Game review: P1" in view._repr_html_()
     assert view.choose(0).turn_text().startswith("Turn 1")
@@ -393,55 +424,134 @@ def test_a_certain_accusation_not_made_is_a_missed_moment():
     assert "turn 6: the envelope was certain (after event 15)" in bob.text()
 
 
-def brute_snoop(record: dict, target: str) -> float:
-    """A Snoop's expected gain from every consistent deal: each card of the target's hand is
-    seen with chance 1/(hand size), and seeing it keeps the deals where the target holds it."""
-    kept = deals(record)
+def brute_observe(record: dict, sees) -> float:
+    """The expected gain of an observation from every consistent deal: ``sees(where)`` gives
+    each thing the observer could see in that deal with its chance."""
     cards = brute_force(record).cards
-    total = sum(w for _, w in kept)
-    size = sum(1 for place in kept[0][0].values() if place == target)
-
-    def envelope_entropy(some) -> float:
-        weights: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
-        for where, w in some:
-            weights[tuple(c for c in cards if where[c] == "envelope")] += w
-        mass = sum(weights.values())
-        return entropy(w / mass for w in weights.values())
-
+    joint: dict[object, dict[tuple[str, ...], Fraction]] = defaultdict(
+        lambda: defaultdict(Fraction))
+    envelopes: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
+    for where, weight in deals(record):
+        envelope = tuple(c for c in cards if where[c] == "envelope")
+        envelopes[envelope] += weight
+        for seen, chance in sees(where).items():
+            joint[seen][envelope] += weight * chance
+    total = sum(envelopes.values())
     after = 0.0
-    for card in cards:
-        holding = [(where, w) for where, w in kept if where[card] == target]
-        if holding:
-            share = Fraction(sum(w for _, w in holding), total) / size
-            after += float(share) * envelope_entropy(holding)
-    return envelope_entropy(kept) - after
+    for dist in joint.values():
+        mass = sum(dist.values())
+        after += float(mass / total) * entropy(w / mass for w in dist.values())
+    return entropy(w / total for w in envelopes.values()) - after
 
 
-def test_a_snoop_is_graded_by_its_exact_gain_against_the_other_targets():
-    graded = 0
-    for seed in range(6):
-        case = ("mini-3x3x3", 3, seed, ("eliminator", "bluffer", "eliminator"))
-        game = small_game(*case)
-        for seat, name in enumerate(game.names):
-            for turn in review_game(game, name).turns:
-                if turn.action_grade is None:
-                    continue
-                before = prefix(seat_record(game, seat), turn.action_event - 1)
-                target = turn.action.removeprefix("snoop on ")
-                best = turn.best_action.removeprefix("snoop on ")
-                others = [n for n in game.names if n != name]
-                gains = {t: brute_snoop(before, t) for t in others}
-                assert math.isclose(turn.action_gain, gains[target], abs_tol=1e-9)
-                assert math.isclose(turn.best_action_gain, max(gains.values()), abs_tol=1e-9)
-                assert math.isclose(gains[best], turn.best_action_gain, abs_tol=1e-9)
-                graded += 1
-            # The seat's record alone grades its Snoops the same way.
-            alone = review_record(Record.from_dict(game.record_for(seat), edition=game.edition))
-            snoops = [(t.action_event, t.action_gain, t.best_action_gain) for t in alone.turns
-                      if t.action_grade]
-            assert snoops == [(t.action_event, t.action_gain, t.best_action_gain)
-                              for t in review_game(game, name).turns if t.action_grade]
-    assert graded >= 2
+def one_of(cards) -> dict:
+    """Each card with equal chance, or "none" when there is none."""
+    cards = list(cards)
+    return {c: Fraction(1, len(cards)) for c in cards} if cards else {"none": Fraction(1)}
+
+
+def brute_play(game, replay, record: dict, seat: int, play) -> float:
+    """What one legal play of an action card could teach ``seat``, by brute force: what it
+    shows in each deal, by the rule book's mechanics (a player choosing among cards picks
+    each with equal chance)."""
+    name = game.names[seat]
+    kind = replay.action_kind(play["card"])
+    others = [n for n in game.names if n != name]
+    feature = {c.id: c.features for c in game.edition.cards}
+
+    def hand(where, who):
+        return [c for c, p in where.items() if p == who]
+
+    if kind.kind in ("suggest-any", "suggest-current"):
+        if "cards" in dict(play.args):
+            named = tuple(sorted([*play["cards"], replay.markers[seat]],
+                                 key=[c.id for c in game.edition.cards].index))
+            return brute_gain(record, name, named)
+        place = play["destination"]
+        return max(brute_gain(record, name, q) for q in every_question(game.edition, place))
+    if kind.kind == "snoop":
+        return brute_observe(record, lambda w: one_of(hand(w, play["target"])))
+    if kind.kind == "all-snoop":        # "left": hands go left, so you get your right's
+        i = game.names.index(name)
+        source = game.names[(i - 1 if kind.direction == "left" else i + 1) % len(game.names)]
+        return brute_observe(record, lambda w: one_of(hand(w, source)))
+    if kind.kind == "super-sleuth":
+        def sees(where):
+            out: dict = {}
+            answers = [one_of(c for c in hand(where, o)
+                              if feature[c].get(kind.feature) == kind.value) for o in others]
+            for combo in itertools.product(*(a.items() for a in answers)):
+                out[tuple(c for c, _ in combo)] = math.prod(p for _, p in combo)
+            return out
+        return brute_observe(record, sees)
+    assert kind.kind == "private-tip"
+    if kind.all:
+        return brute_observe(record, lambda w: {frozenset(
+            c for c in hand(w, play["target"])
+            if game.edition.card(c).category == kind.category): Fraction(1)})
+    return brute_observe(record, lambda w: one_of(
+        c for c in hand(w, play["target"]) if feature[c].get(kind.feature) == kind.value))
+
+
+ACTION_GAMES = [("mini-2002", 3, seed, ("eliminator", "bluffer", "eliminator"))
+                for seed in range(3)] + \
+    [("mini-3x3x3", 3, seed, ("eliminator", "bluffer", "eliminator")) for seed in range(2)]
+
+
+@pytest.mark.parametrize("case", ACTION_GAMES, ids=lambda c: f"{c[0]}-{c[2]}")
+def test_every_action_card_is_graded_by_its_exact_gain_against_every_legal_play(case):
+    """Each action card played (Snoop, All Snoop, Super Sleuth, Private Tip, and the
+    suggestion cards' destinations and questions) against every play legal at that moment,
+    each valued by brute force over the consistent deals; the best play names one worth the
+    best gain."""
+    game = small_game(*case)
+    for seat, name in enumerate(game.names):
+        graded = [t for t in review_game(game, name).turns if t.action_grade]
+        record = seat_record(game, seat)
+        replay = type(game)(game.edition, game.names, game.seed, **game.options)
+        plays = []
+        for action in game.history:
+            if action.seat == seat and action.kind == "play":
+                before = prefix(record, len(replay.events))
+                legal = [a for a in replay.legal_actions() if a.kind == "play"]
+                values = [brute_play(game, replay, before, seat, a) for a in legal]
+                plays.append((brute_play(game, replay, before, seat, action), max(values)))
+            replay.apply(action)
+        assert len(graded) == len(plays)
+        for turn, (mine, best) in zip(graded, plays, strict=True):
+            assert math.isclose(turn.action_gain, mine, abs_tol=1e-9)
+            assert math.isclose(turn.best_action_gain, best, abs_tol=1e-9)
+            if turn.action_grade == NOTHING_NEW:     # one thing it could show
+                assert mine == pytest.approx(0, abs=1e-9)
+            else:
+                assert turn.action_grade == grade(mine, 2, best)
+
+
+def test_the_action_games_play_every_kind_of_card():
+    """The brute-force test above sees every kind of action card, and a poor choice."""
+    kinds, grades = set(), set()
+    for case in ACTION_GAMES:
+        for name in small_game(*case).names:
+            for turn in review_game(small_game(*case), name).turns:
+                if turn.played:
+                    kinds.add(turn.played.kind)
+                    grades.add(turn.action_grade)
+    assert kinds >= {"snoop", "all-snoop", "super-sleuth", "private-tip", "ask", "prepare"}
+    assert grades - {"best", NOTHING_NEW}
+
+
+def test_a_record_grades_its_action_cards_as_the_saved_game_does():
+    game = small_game(*ACTION_GAMES[0])
+    for seat, name in enumerate(game.names):
+        whole = {t.action_event: t for t in review_game(game, name).turns
+                 if t.played and t.played.kind not in ("ask", "move", "prepare")}
+        alone = review_record(Record.from_dict(game.record_for(seat), edition=game.edition))
+        cards = {t.action_event: t for t in alone.turns if t.played}
+        assert cards.keys() == whole.keys()
+        for event, turn in cards.items():
+            assert turn.played == whole[event].played
+            assert math.isclose(turn.action_gain, whole[event].action_gain, abs_tol=1e-12)
+            assert turn.best_action_gain <= whole[event].best_action_gain + 1e-12
 
 
 def test_the_review_widget_shows_the_turn_picked():
@@ -455,3 +565,66 @@ def test_the_review_widget_shows_the_turn_picked():
     last = len(view.review.turns) - 1
     picker.value = last
     assert f"Turn {view.review.turns[last].turn}" in detail.value and view.chosen == last
+
+
+def test_an_action_card_shows_in_the_text_json_and_widget():
+    from cluedo_lab.views.review import Review, review_html
+    game = small_game(*ACTION_GAMES[0])
+    review = review_game(game, 2)
+    index, turn = next((i, t) for i, t in enumerate(review.turns)
+                       if t.action_grade not in (None, "best", NOTHING_NEW))
+    data = review.to_dict()["turns"][index]
+    assert data["action"] == turn.action and data["action_grade"] == turn.action_grade
+    assert data["best_action"] == turn.best_action
+    assert data["played"]["kind"] == turn.played.kind and data["played"]["card"] == \
+        turn.played.label
+    assert data["best_play"] == turn.best_play.to_dict()
+    assert f"{turn.action} ({turn.action_gain:.3f}) — {turn.action_grade}" in review.text()
+    assert f"The best play then: {turn.best_action}" in Review(review).choose(index).turn_text()
+    assert turn.best_action in review_html(review).replace("&#x27;", "'")
+
+
+def test_the_table_keeps_the_learners_marks_and_the_review_checks_them(tmp_path):
+    """A seeded game at a table: the learner marks some of what is known and one cell wrong
+    before each move; the marks are saved with the game, reloaded and checked event by event
+    against the oracle's known facts."""
+    from cluedo_lab.lab.learner import LearnerNotes
+    from cluedo_lab.lab.table_session import TableSession
+    game = new_game(edition_path("mini-two-item"), 3, 5)
+    session = TableSession(game, 0, bots=("eliminator",))
+    session.notes = LearnerNotes(session.knowledge())
+    me = make_bot("eliminator", 1)
+    written: dict[int, dict] = {}
+    while not game.is_over:
+        known = sorted(session.knowledge().known().items())
+        for cell, value in known[::2]:
+            session.notes.mark(*cell, "holds" if value else "lacks")
+        if len(game.events) >= 2 and len(written) % 2:
+            cell, value = known[-1]         # now and then a wrong mark
+            session.notes.mark(*cell, "lacks" if value else "holds")
+        written[len(game.events)] = dict(session.notes.marks)
+        assert session.act(me.choose(game, 0)), session.message
+    path = session.save(tmp_path / "game.json")
+    saved = json.loads(path.read_text())
+    assert saved["marks"]["seat"] == "P1"
+    saved["edition"] = edition_path("mini-two-item")     # a test deck is named by its file
+    path.write_text(json.dumps(saved))
+
+    review = load_review(path, "P1")
+    record = seat_record(game, 0)
+    pages = sorted(written.items())
+    assert [s.event for s in review.learner] == list(range(pages[0][0], len(game.events) + 1))
+    wrong_seen = False
+    for slip in review.learner:
+        page = [marks for seen, marks in pages if seen <= slip.event][-1]
+        known = brute_force(prefix(record, slip.event)).known()
+        said = {c: m == "holds" for c, m in page.items()}
+        wrong = sorted(c for c, v in said.items() if c in known and known[c] != v)
+        assert list(slip.wrong) == wrong
+        assert list(slip.missed) == sorted(c for c, v in known.items()
+                                           if said.get(c) != v and c not in wrong)
+        wrong_seen |= bool(wrong)
+    assert wrong_seen and any(s.missed for s in review.learner)
+    assert "Your notes against what was certain" in review.text()
+    assert load_review(path, "P2").learner == []          # the marks are P1's own
+    assert load_review(path, "P1").to_dict()["learner"][0]["event"] == pages[0][0]
