@@ -38,11 +38,13 @@ from ..rules.errors import ActionLimit, Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
 from .puzzles import (
+    BEST_MARGIN,
     CHANCE_DENOMINATOR,
     KINDS,
     LEVELS,
     Puzzle,
     PuzzleError,
+    bits,
     fact_features,
     fact_hints,
     grade,
@@ -537,7 +539,7 @@ def _who_holds(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
         traps = {_place(p): _why_not(k, card.id, p) for p in places if p != fact.place}
     if len(certain) != 1:
         return None  # the engine must find exactly one answer
-    solution = solution_lines(why, ed, record.observer)
+    solution = solution_lines(why, ed, record.observer, record)
     exercise = Exercise(question, "pick", answer_label, options, fact_hints(why, record.observer),
                         "\n".join(solution), traps)
     return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
@@ -570,7 +572,7 @@ def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
              if e.position != proves[0]}
     hints = fact_hints(why, record.observer)[1:] or (
         "Take each event alone and ask what it forces.",)
-    solution = solution_lines(why, ed, record.observer)
+    solution = solution_lines(why, ed, record.observer, record)
     exercise = Exercise(question, "pick", f"event {proves[0]}", options, hints,
                         "\n".join(solution), traps)
     return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
@@ -646,7 +648,8 @@ def _contradiction_of(base: dict[str, Any], full: Knowledge, fact: Fact, needed:
     lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
              f"yet the other events prove that {fact.text(ed)}. The proof, without "
              f"event {where + 1}:"] + [_renumbered(line, where + 1)
-                                       for line in solution_lines(why, ed, record.observer)[1:]]
+                                       for line in solution_lines(why, ed, record.observer,
+                                                                    honest.record)[1:]]
     answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
     hints = (f"Find the card that {fact.place} must hold; then look for an event that "
              "denies it.", *fact_hints(why, record.observer)[1:])
@@ -788,6 +791,40 @@ def _room(k: Knowledge, place: str) -> int:
 
 # -- best-question ------------------------------------------------------------------------------
 
+def _shown_margin(best: Any, runner: Any) -> float:
+    """The margin as the learner works it: the bits each question leaves, to two decimals,
+    subtracted (the bits now are the same for both)."""
+    return round(round(runner.expected_entropy, 2) - round(best.expected_entropy, 2), 2)
+
+
+def _shown_gain(option: Any, now: float) -> str:
+    """A question's worth as the worked solution subtracts it, to two decimals."""
+    return bits(round(now, 2) - round(option.expected_entropy, 2))
+
+
+def _worth_lines(ed: Edition, best: Any, runner: Any, label: Any, options: Sequence[Any]
+                 ) -> list[str]:
+    """The by-hand working: the kit's formula for the best question and the runner-up (each
+    answer's chance and the bits it leaves), then the value of every option."""
+    now = best.gain + best.expected_entropy
+    lines = [f"A question is worth the bits of doubt about the envelope now ({bits(now)}) "
+             "minus the bits each answer would leave, weighted by its chance:"]
+    for option in (best, runner):
+        lines.append(f"  {label(option)}:")
+        for o in option.outcomes:
+            said = o.label()
+            if o.card is not None:
+                said = said.replace(o.card, ed.card(o.card).name)
+            lines.append(f"    {said}: chance {o.probability} ({percent(o.probability)}), "
+                         f"leaves {bits(o.entropy_after)} bits")
+        lines.append(f"    worth {bits(now)} - {bits(option.expected_entropy)} = "
+                     f"{_shown_gain(option, now)} bits")
+    lines.append("Every option, worked the same way: " + "; ".join(
+        f"{label(o)} {_shown_gain(o, now)} bits" for o in options) + ".")
+    return lines
+
+
+
 def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
     base = _base(game, seat)
     events = base["events"]
@@ -808,14 +845,20 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
     by_value: dict[float, Any] = {}
     for option in others:
         by_value.setdefault(round(option.gain, 9), option)
+    REFUSED["best-question"] += 1
+    close = False
     for runner in by_value.values():
-        margin = best.gain - runner.gain
+        margin = _shown_margin(best, runner)
+        if margin < BEST_MARGIN[-1]:
+            close = True     # decided by a third decimal: no learner's choice
+            continue
         features = {"steps": 2, "events": len(k.record.events),
-                    "margin_bits": round(margin, 4), "best_bits": round(best.gain, 4),
+                    "margin_bits": margin, "best_bits": round(best.gain, 4),
                     "questions": len(ranked)}
         if grade("best-question", features) == level:
             break
     else:
+        REFUSED["too-close"] += close
         return None
     below = [o for o in others if o is not runner and o.gain <= runner.gain + 1e-9]
     if len(below) < 2:
@@ -831,20 +874,19 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
     options = tuple(label(o) for o in choices)
     question = ("Which of these questions would you ask next, to learn the most about the "
                 "envelope on average?")
-    gains = {label(o): o.gain for o in choices}
-    lines = ["Expected information gain (bits) of each, computed over every deal that fits:"]
-    lines += [f"  {lab}: {g:.3f} bits" for lab, g in sorted(gains.items(), key=lambda x: -x[1])]
-    lines.append(f"The best beats the next best here by {margin:.3f} bits. A question is "
+    lines = _worth_lines(ed, best, runner, label, sorted(choices, key=lambda o: -o.gain))
+    lines.append(f"The best beats the next best here by {bits(margin)} bits. A question is "
                  "worth most when its possible answers are about equally likely and each "
                  "would rule out many envelopes; cards you already know add nothing.")
-    traps = {lab: f"{lab} gains {g:.3f} bits on average; one of the others gains more."
-             for lab, g in gains.items() if lab != label(best)}
+    now = best.gain + best.expected_entropy
+    traps = {label(o): f"{label(o)} gains {_shown_gain(o, now)} bits on average; one of the "
+             "others gains more." for o in choices if o is not best}
     hints = ("Cards whose place you already know tell you nothing new when asked about.",
              "Prefer cards that could be in several places, the envelope among them.",
              "Which question splits the possible envelopes most evenly?")
     exercise = Exercise(question, "pick", label(best), options, hints, "\n".join(lines), traps)
     answer = {"question": list(best.named), "gain_bits": round(best.gain, 6),
-              "runner_up": list(runner.named), "margin_bits": round(margin, 6)}
+              "runner_up": list(runner.named), "margin_bits": margin}
     return Puzzle("best-question", level, ed.id, 0, question, data, answer, lines, features,
                   exercise, _setup_text(record), _event_texts(record))
 
@@ -1029,18 +1071,21 @@ def _moment_question(k: Knowledge, data: dict[str, Any], asked: tuple[str, ...],
         return " + ".join(ed.card(c).name for c in option.named)
 
     runner = max((o for o in choices if o is not best), key=lambda o: o.gain)
-    margin = best.gain - runner.gain
-    features = {"steps": 2, "events": len(record.events), "margin_bits": round(margin, 4),
+    margin = _shown_margin(best, runner)
+    features = {"steps": 2, "events": len(record.events), "margin_bits": margin,
                 "best_bits": round(best.gain, 4), "questions": len(ranked)}
     where = f" in the {ed.card(room).name}" if room else ""
     question = (f"In the game, {record.observer} asked {label(mine)}{where} here. Which of "
                 "these questions would you ask, to learn the most about the envelope on "
                 "average?")
-    gains = {label(o): o.gain for o in choices}
-    lines = ["Expected information gain (bits) of each, computed over every deal that fits:"]
-    lines += [f"  {lab}: {g:.3f} bits" for lab, g in sorted(gains.items(), key=lambda x: -x[1])]
-    traps = {lab: f"{lab} gains {g:.3f} bits on average; one of the others gains more."
-             for lab, g in gains.items() if lab != label(best)}
+    lines = _worth_lines(ed, best, runner, label, sorted(choices, key=lambda o: -o.gain))
+    if _shown_margin(best, runner) < BEST_MARGIN[-1]:
+        lines.append(f"{label(best)} and {label(runner)} are worth the same to two decimals: "
+                     "either is a good question here, and the engine's choice rests on a "
+                     "third decimal no one works to by hand.")
+    now = best.gain + best.expected_entropy
+    traps = {label(o): f"{label(o)} gains {_shown_gain(o, now)} bits on average; one of the "
+             "others gains more." for o in choices if o is not best}
     hints = ("Cards whose place you already know tell you nothing new when asked about.",
              "Which question splits the possible envelopes most evenly?")
     exercise = Exercise(question, "pick", label(best), tuple(label(o) for o in choices), hints,
