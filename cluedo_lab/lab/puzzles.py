@@ -318,7 +318,9 @@ def _run_key(step: Step, edition: Edition) -> Any:
         return "one-place"
     if step.rule == "observed":
         return ("observed", fact.place, fact.holds, _reason(step, edition))
-    if step.rule in ("full-hand", "needs-all"):
+    if step.rule == "last-place":
+        return ("last-place", fact.place)
+    if step.rule in ("full-hand", "needs-all", "hand-lock", "envelope-one"):
         return (step.rule, fact.place, fact.holds, step.text[:step.text.rindex(", so ")])
     return step.number
 
@@ -335,6 +337,9 @@ def _run_text(group: Sequence[Step], edition: Edition) -> str:
     facts = [s.fact for s in group if s.fact is not None]
     if step.rule == "observed":
         return f"{_facts_text(facts, edition)}: {_reason(step, edition)}"
+    if step.rule == "last-place":
+        return (f"Every other place lacks {_and([edition.card(f.card).name for f in facts])}, "
+                f"so they are in {_place_text(step.fact.place)}.")
     if step.rule != "one-place":
         return f"{step.text[:step.text.rindex(', so ')]}, so {_facts_text(facts, edition)}."
     # One place per card: the cards in each place, and the places that lose them.
@@ -365,17 +370,22 @@ def _facts_text(facts: Sequence[Fact], edition: Edition) -> str:
 
 def _cases(explanation: Explanation, edition: Edition, record: Record | None,
            chain: Any) -> list[ProofLine]:
-    """A proof by cases: the opposite supposed, where the cases come from (with the steps
+    """A proof by cases: the steps no case needs to suppose (what the events say, and what
+    follows from it alone), the opposite supposed, where the cases come from (with the steps
     that leave only them), then each case to its contradiction, without the steps already
     shown."""
     fact = explanation.fact
     cases = [case for case, _ in explanation.cases]
-    lines = [ProofLine(f"Suppose the opposite: {fact.negated().text(edition)}.",
-                       assumes=(fact.negated(),))]
+    shared = _unsupposed([steps for _, steps in explanation.cases])
+    lines = chain(shared)
+    lines.append(ProofLine(f"Suppose the opposite: {fact.negated().text(edition)}.",
+                           assumes=(fact.negated(),)))
     origin, common = _case_origin(explanation, cases, record)
-    lines += chain(common)
+    known = {s.fact for s in shared}
+    common = [s for s in common if s.fact not in known]
+    lines += chain(common, first=len(lines))
     lines.append(ProofLine(origin + f" Each of these {len(cases)} cases breaks a rule:"))
-    known = {s.fact for s in common}
+    known |= {s.fact for s in common}
     for number, (case, steps) in enumerate(explanation.cases, start=1):
         lines.append(ProofLine(f"Case {number}: {case.text(edition)}.", assumes=(case,),
                                case=number))
@@ -383,6 +393,22 @@ def _cases(explanation: Explanation, edition: Edition, record: Record | None,
                        number)
     lines.append(ProofLine(f"Every case is impossible, so {fact.text(edition)}."))
     return lines
+
+
+def _unsupposed(branches: Sequence[Sequence[Step]]) -> list[Step]:
+    """The steps of the ``branches`` that rest on nothing supposed (each fact once, every
+    step after its premises): they hold in every case, so they are said once, before."""
+    out: dict[Fact, Step] = {}
+    for steps in branches:
+        supposed: set[Fact] = set()
+        for step in steps:
+            if step.fact is None:
+                continue
+            if step.rule == "assume" or any(p in supposed for p in step.premises):
+                supposed.add(step.fact)
+            else:
+                out.setdefault(step.fact, step)
+    return list(out.values())
 
 
 def _case_origin(explanation: Explanation, cases: Sequence[Fact], record: Record | None

@@ -107,14 +107,15 @@ GRID = [(edition, kind, level) for edition in EDITIONS for kind in KINDS
         for level in levels_of(kind, edition)[0]]
 
 
-@pytest.mark.parametrize("edition, kind, level, seed", [
-    ("cluedo-classic-1949", "who-holds", 5, 1),      # by contradiction, with counting
-    ("clue-mansion-2014", "envelope", 5, 0),
-    ("cluedo-classic-1949", "who-holds", 4, 0),
+@pytest.mark.parametrize("edition, kind, level, seed, shows", [
+    ("cluedo-classic-1949", "who-holds", 5, 1, "one-place lines"),  # by contradiction
+    ("clue-mansion-2014", "envelope", 5, 0, "one-place lines"),
+    ("cluedo-classic-1949", "who-holds", 4, 0, "hand-lock"),
+    ("cluedo-the-card-game-2002", "envelope", 5, 0, "cases"),
 ])
 def test_every_step_of_a_worked_solution_follows_from_what_is_shown(edition, kind, level,
-                                                                    seed):
-    check_solution(generate(edition, kind, level, seed))
+                                                                    seed, shows):
+    assert check_solution(generate(edition, kind, level, seed))[shows]
 
 
 @pytest.mark.slow
