@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 import re
 import time
@@ -63,7 +64,11 @@ over every search since the last ``clear()`` (``benchmarks/puzzles.py`` reports 
 a hand to work out; ``bookkeeping``, those graded lower once the face-up cards are read at a
 glance like your own; ``smaller-set``, cut-down records where fewer events than the worked
 solution uses already force the answer; ``kept-out``, cut-downs that left out distractors
-each of which forces the answer alone (the puzzle is made, without them)."""
+each of which forces the answer alone (the puzzle is made, without them). Chance: ``chance``,
+level 4-5 candidates; ``denominator``, those refused for a denominator past
+``CHANCE_DENOMINATOR[5]``. Best-question: ``best-question``, candidate records;
+``too-close``, those refused because only a runner-up closer than ``BEST_MARGIN[-1]`` bits
+fit the level."""
 
 SMALLEST_CHECKED = 3
 """The largest set of events tried when looking for a smaller proof than the worked
@@ -744,9 +749,16 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             naive = Fraction(1, len(open_places))
             sizes = {q: (_room(k, q)) for q in open_places}
             weighted = Fraction(sizes[place], sum(sizes.values())) if sum(sizes.values()) else naive
+            alike = _envelope_alike(k, card) if place == ENVELOPE else 0
             features = {"steps": len(record.events) + 1, "events": len(record.events),
                         "naive_right": p == naive, "weighted_right": p == weighted,
+                        "envelope_right": bool(alike) and p == Fraction(1, alike),
                         "denominator": p.denominator, "deals": int(k.consistent_deals)}
+            if level >= 4:
+                REFUSED["chance"] += 1
+                if p.denominator > CHANCE_DENOMINATOR[5]:
+                    REFUSED["denominator"] += 1     # no division a learner checks by hand
+                    continue
             if grade("chance", features) != level:
                 continue
             total = int(k.consistent_deals)
@@ -755,12 +767,10 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             question = (f"What is the chance that {_place(place)} holds {name}? Count every "
                         "deal that fits what you saw as equally likely, whichever card a player "
                         "chose to show. (a fraction or a percentage)")
-            lines = [f"Count the deals that fit everything you know: {total:,}.",
-                     f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
-                     f"deals, {percent(p)}."]
-            if p != naive:
-                lines.append(f"Not 1 in {len(open_places)} (one per place still open): the "
-                             "places differ in free room and the events weigh them.")
+            lines = _by_hand(k, card, place, p, features, sizes, alike)
+            lines += [f"The exact count, to check: {total:,} deals fit everything you know; "
+                      f"in {hits:,} of them {_place(place)} holds {name}: {hits:,} of "
+                      f"{total:,}, {p} ({percent(p)})."]
             traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
                      "equally likely; they are not here." if p != naive else "",
                      1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}
@@ -777,6 +787,53 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             return Puzzle("chance", level, ed.id, 0, question, data, answer, lines, features,
                           exercise, _setup_text(record), _event_texts(record))
     return None
+
+
+def _envelope_alike(k: Knowledge, card: str) -> int:
+    """How many cards of ``card``'s kind may still be the envelope's one, when the envelope
+    holds one of that kind (else 0)."""
+    ed = k.edition
+    category = ed.card(card).category
+    if ed.deal.envelope[category] != 1:
+        return 0
+    return sum(1 for c in ed.cards if c.category == category
+               and k.status(c.id, ENVELOPE) is None)
+
+
+def _by_hand(k: Knowledge, card: str, place: str, p: Fraction, features: Mapping[str, Any],
+             sizes: Mapping[str, int], alike: int) -> list[str]:
+    """The way to the chance on paper, before the exact count: a symmetry where one holds,
+    else a Bayes table over the places the card can be, with each place's share of the deals
+    in the smallest whole numbers (a small count a learner adds and divides)."""
+    ed = k.edition
+    name = ed.card(card).name
+    places = list(sizes)
+    if features["naive_right"]:
+        return [f"By symmetry: {name} can still be in {len(places)} places "
+                f"({_or_list([_place(q) for q in places])}), and here they are equally likely, "
+                f"so the chance is 1/{len(places)}."]
+    if features["envelope_right"]:
+        return [f"By symmetry: the envelope holds one {ed.card(card).category.lower()}, "
+                f"{alike} are still possible there and nothing you saw tells them apart, so "
+                f"each is in the envelope with chance 1/{alike}."]
+    room = ", ".join(f"{_place(q)} {sizes[q]}" for q in places)
+    if features["weighted_right"]:
+        return [f"By free room: the places {name} can still be in have room for this many "
+                f"unknown cards: {room}. Each free slot is equally likely to hold it, so the "
+                f"chance is {sizes[place]}/{sum(sizes.values())}."]
+    shares = {q: k.probability(card, q) for q in places}
+    scale = math.lcm(*(s.denominator for s in shares.values()))
+    weights = {q: int(s * scale) for q, s in shares.items()}
+    table = ", ".join(f"{_place(q)} {w}" for q, w in weights.items())
+    return [f"No symmetry here: the events weigh the places, so count by cases (a Bayes "
+            f"table). Split the deals that fit by where {name} is; they come in these "
+            f"proportions: {table} (out of {scale}).",
+            f"So the chance is {weights[place]}/{scale}"
+            + (f" = {p}." if p.denominator != scale else ".")]
+
+
+def _or_list(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" or {words[-1]}"
 
 
 def _room(k: Knowledge, place: str) -> int:

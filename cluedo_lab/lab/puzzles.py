@@ -45,8 +45,10 @@ LEVELS = (1, 2, 3, 4, 5)
 COUNTING_RULES = frozenset({"full-hand", "needs-all", "hand-lock"})
 """Rules that count the cards of a hand: the learner must use hand sizes, not just events."""
 
-CHANCE_DENOMINATOR = {3: 12, 4: 200}
-"""The largest denominator of a level-3 and a level-4 chance (past the shortcuts)."""
+CHANCE_DENOMINATOR = {3: 12, 4: 100, 5: 1000}
+"""The largest denominator of a level-3, 4 and 5 chance (past the shortcuts). Past 1,000 a
+learner cannot check the last division of the Bayes table by hand: the generator refuses
+the candidate."""
 
 
 BEST_MARGIN = (0.5, 0.3, 0.2, 0.1, 0.05)
@@ -185,7 +187,8 @@ def grade(kind: str, features: Mapping[str, Any]) -> int:
     if kind == "chance":
         if features["events"] == 0 and features["naive_right"]:
             return 1
-        if features["naive_right"] or features["weighted_right"]:
+        if features["naive_right"] or features["weighted_right"] or \
+                features.get("envelope_right"):
             return 2
         if features["denominator"] <= CHANCE_DENOMINATOR[3]:
             return 3
