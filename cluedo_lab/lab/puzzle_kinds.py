@@ -974,7 +974,7 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
     names = {r: _card_name(game.edition, r) for r in board.rooms}
     character = game.characters[seat]
     where = names.get(here, here) if isinstance(here, str) else \
-        f"the square at row {here[0] + 1}, column {here[1] + 1}"
+        f"the square at row {here[0]}, column {here[1]}"
     data = _base(game, seat)
     ed = game.edition
     piece = ed.card(character).name
@@ -1010,11 +1010,18 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
                   "at": here if isinstance(here, str) else list(here),
                   "pieces": {s: p if isinstance(p, str) else list(p)
                              for s, p in game.pieces().items()},
-                  "roll": roll}
+                  "roll": roll, "dice": _faces(roll, game.dice.count, game.dice.sides)}
     board_info["squares"] = _board_text(game, character)
     record = _record(data, game.edition)
     return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
                   _setup_text(record), [], board_info)
+
+
+def _faces(roll: int, count: int, sides: int) -> list[int]:
+    """Dice faces that make ``roll``, as even as they come (3 and 4 for 7 on two dice)."""
+    low, extra = divmod(roll, count)
+    faces = [low + 1] * extra + [low] * (count - extra)
+    return faces if all(1 <= f <= sides for f in faces) else [roll]
 
 
 def _play_on(game: Game, bots: Sequence[Player[Game]], count: int) -> int:
@@ -1041,13 +1048,14 @@ def _board_text(game: BoardGame, mine: str) -> list[str]:
         else:
             row, col = where
             rows[row][col] = mark
-            legend.append(f"{mark} {name}: row {row + 1}, column {col + 1}")
+            legend.append(f"{mark} {name}: row {row}, column {col}")
     letters = sorted({board.grid[r][c]: room for room, squares in board.room_squares.items()
                       for r, c in list(squares)[:1]}.items())
     return (["".join(row) for row in rows]
             + ["Rooms: " + ", ".join(f"{ch} {_card_name(ed, room)}" for ch, room in letters)
                + "; . corridor; ^ v < > a door, opening that way; % staircase; "
-               "# off the board; digits: start squares.",
+               "# off the board; digits: start squares. Rows are numbered from 0 at the "
+               "top and columns from 0 at the left, as on the board's edges and at the Table.",
                "Pieces: " + "; ".join(legend) + "."])
 
 

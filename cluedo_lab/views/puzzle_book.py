@@ -157,10 +157,9 @@ def _cell(kind: str, source: str, tags: Sequence[str] = ()) -> dict[str, Any]:
 
 
 def _exercise_code(number: int, puzzle: Puzzle) -> str:
-    return (f"exercise = generate({puzzle.edition!r}, {puzzle.kind!r}, {puzzle.level}, "
-            f"seed={puzzle.seed}).exercise\n"
-            f"exercise.key = {f'puzzle-{number}'!r}\n"
-            "ExerciseWidget(exercise)")
+    return (f"puzzle = generate({puzzle.edition!r}, {puzzle.kind!r}, {puzzle.level}, "
+            f"seed={puzzle.seed})\n"
+            f"PuzzleView(puzzle, key={f'puzzle-{number}'!r})")
 
 
 def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
@@ -171,7 +170,7 @@ def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
                                "press **Check**; **Hint** says a little more each time, "
                                "**Reveal** gives the answer and the worked solution."),
              _cell("code", "from cluedo_lab.lab.puzzles import generate\n"
-                           "from cluedo_lab.views.exercises import ExerciseWidget")]
+                           "from cluedo_lab.views.puzzle_view import PuzzleView")]
     for number, puzzle in enumerate(puzzles, start=1):
         text = [f"## Puzzle {number} ({puzzle.kind}, level {puzzle.level})", "",
                 *puzzle.setup]
