@@ -351,13 +351,13 @@ def _run_text(group: Sequence[Step], edition: Edition) -> str:
         if s.fact is not None:
             by_fact.setdefault(s.premises[0], []).append(_place_text(s.fact.place))
     parts: dict[tuple[str, tuple[str, ...]], list[str]] = {}
-    for held, places in by_fact.items():
-        parts.setdefault((held.place, tuple(places)), []).append(edition.card(held.card).name)
+    for held, losing in by_fact.items():
+        parts.setdefault((held.place, tuple(losing)), []).append(edition.card(held.card).name)
     said = []
-    for (place, places), cards in parts.items():
+    for (place, others), cards in parts.items():
         one = len(cards) == 1
         said.append(f"{_and(cards)} {'is' if one else 'are'} in {_place_text(place)}, so "
-                    f"{_and(list(places))} {'does' if len(places) == 1 else 'do'} not hold "
+                    f"{_and(list(others))} {'does' if len(others) == 1 else 'do'} not hold "
                     f"{'it' if one else 'them'}")
     return "A card lies in one place only: " + "; ".join(said) + "."
 
