@@ -14,8 +14,8 @@ harder proof than the record needs (``puzzle_kinds.REFUSED``): the level came on
 counting the face-up cards like a hand, or fewer events than the worked solution's force the
 answer. Every level ``levels_of`` accepts must still be found. For chance puzzles, the share of
 level 4-5 candidates refused for a denominator past ``CHANCE_DENOMINATOR[5]`` (no division a
-learner checks by hand); for best-question, the share of candidates refused because the only
-runner-up that fit the level was closer than ``BEST_MARGIN[-1]`` bits.
+learner checks by hand); for best-question, the share of level-5 candidates refused because the
+only runner-up that made them level 5 was closer than ``BEST_MARGIN[-1]`` bits.
 
     python benchmarks/puzzles.py            # a few minutes
     python benchmarks/puzzles.py --quick    # fewer seeds
@@ -139,10 +139,11 @@ def main() -> None:
             ("chance", "chance", "denominator",
              "level 4-5 chance candidates refused for a denominator past 1,000"),
             ("best-question", "best-question", "too-close",
-             "best-question candidates refused for a margin under 0.05 bits")):
-        tried = sum(r["refused"].get(total, 0) for r in rows if r["kind"] == kind)
+             "level-5 best-question candidates refused for a margin under 0.05 bits")):
+        mine = [r for r in rows if r["kind"] == kind and (kind == "chance" or r["level"] == 5)]
+        tried = sum(r["refused"].get(total, 0) for r in mine)
         if tried:
-            cut = sum(r["refused"].get(why, 0) for r in rows if r["kind"] == kind)
+            cut = sum(r["refused"].get(why, 0) for r in mine)
             print(f"{what}: {cut}/{tried} ({cut / tried:.1%})")
     lost = [f"{r['kind']} L{r['level']}" for r in rows if r["editions"] and not r["found"]]
     print("levels with no puzzle found: " + (", ".join(lost) if lost else "none"))

@@ -67,8 +67,8 @@ solution uses already force the answer; ``kept-out``, cut-downs that left out di
 each of which forces the answer alone (the puzzle is made, without them). Chance: ``chance``,
 level 4-5 candidates; ``denominator``, those refused for a denominator past
 ``CHANCE_DENOMINATOR[5]``. Best-question: ``best-question``, candidate records;
-``too-close``, those refused because only a runner-up closer than ``BEST_MARGIN[-1]`` bits
-fit the level."""
+``too-close``, level-5 candidates refused because only a runner-up closer than
+``BEST_MARGIN[-1]`` bits would have made them level 5."""
 
 SMALLEST_CHECKED = 3
 """The largest set of events tried when looking for a smaller proof than the worked
@@ -915,7 +915,8 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
         if grade("best-question", features) == level:
             break
     else:
-        REFUSED["too-close"] += close
+        # Only level 5 took such runners-up before (down to 0.0005 bits): count them there.
+        REFUSED["too-close"] += close and level == 5
         return None
     below = [o for o in others if o is not runner and o.gain <= runner.gain + 1e-9]
     if len(below) < 2:
