@@ -18,9 +18,8 @@ from typing import Any
 
 from ..lab.puzzles import Puzzle
 from ..records import ENVELOPE, FACE_UP, Record
-from ..rules.board import load_board
 from ..rules.edition import Category
-from .board_svg import render_svg
+from .puzzle_view import board_html
 
 __all__ = ["book_html", "book_notebook"]
 
@@ -92,11 +91,9 @@ def _short(place: str, observer: str | None) -> str:
 
 
 def _board(puzzle: Puzzle) -> str:
-    """The board with every piece on it, for a reach puzzle."""
-    info = puzzle.board or {}
-    pieces = {k: tuple(v) if isinstance(v, list) else v for k, v in info["pieces"].items()}
-    return "<div class='board'>" + render_svg(load_board(info["board"]), pieces, cell=8,
-                                              coordinates=True) + "</div>"
+    """The board with every piece on it and the dice, for a reach puzzle (as its widget
+    draws it, smaller)."""
+    return "<div class='board'>" + board_html(puzzle, cell=8) + "</div>"
 
 
 def _block(number: int, puzzle: Puzzle) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..lab.puzzles import Puzzle
 from ..rules.board import load_board
+from ..rules.edition import load_edition
 from .base import InteractiveView, live_box
 from .board_svg import render_svg
 from .exercises import ExerciseWidget
@@ -38,12 +39,33 @@ def board_html(puzzle: Puzzle, cell: int = 14) -> str:
                      title=f"You roll {info['roll']}")
     dice = info.get("dice", [])
     faces = " ".join(DIE_FACES[d - 1] if 1 <= d <= 6 else str(d) for d in dice)
-    legend = info["squares"][-1] if info.get("squares") else ""
+    legend = _pieces_text(puzzle)
     return ("<div class='cluedo-puzzle-board'>"
             f"{svg}<p>Your dice: <span style='font-size:1.6em'>{escape(faces)}</span> "
             f"({info['roll']} in all). {escape(legend)}</p>"
             "<p><small>Your piece is outlined in blue; squares are named by row and column "
             "as the numbers on the board's edges give them.</small></p></div>")
+
+
+def _pieces_text(puzzle: Puzzle) -> str:
+    """Where every piece stands, in words: "Pieces: Colonel Mustard (you): row 16, column 4;
+    Mrs. Peacock: in the Study; ..."."""
+    info = puzzle.board or {}
+    edition = load_edition(puzzle.edition)
+
+    def name(card: str) -> str:
+        try:
+            return edition.card(card).name
+        except KeyError:
+            return card
+
+    said = []
+    for character, where in info["pieces"].items():
+        place = f"in the {name(where)}" if isinstance(where, str) else \
+            f"row {where[0]}, column {where[1]}"
+        you = " (you)" if character == info["piece"] else ""
+        said.append(f"{name(character)}{you}: {place}")
+    return "Pieces: " + "; ".join(said) + "."
 
 
 class PuzzleView(InteractiveView):
