@@ -379,11 +379,11 @@ def _cases(explanation: Explanation, edition: Edition, record: Record | None,
     shown."""
     fact = explanation.fact
     cases = [case for case, _ in explanation.cases]
-    shared = _unsupposed([steps for _, steps in explanation.cases])
+    origin, common = _case_origin(explanation, cases, record)
+    shared = _unsupposed([common, *(steps for _, steps in explanation.cases)])
     lines = chain(shared)
     lines.append(ProofLine(f"Suppose the opposite: {fact.negated().text(edition)}.",
                            assumes=(fact.negated(),)))
-    origin, common = _case_origin(explanation, cases, record)
     known = {s.fact for s in shared}
     common = [s for s in common if s.fact not in known]
     lines += chain(common, first=len(lines))
