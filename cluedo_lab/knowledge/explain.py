@@ -323,7 +323,10 @@ class Deduction:
                                 for c in sorted(live, key=deck_order.__getitem__)) + "}"
                 for live, _ in chosen)
             events = tuple(sorted({clause.source for _, clause in chosen}))
-            premises = tuple(Fact(c, place, True) for c in held)
+            # The cards held, and the cards each group has lost (why only these are left).
+            premises = tuple(Fact(c, place, True) for c in held) + tuple(
+                Fact(c, place, False) for live, clause in chosen for c in clause.cards
+                if c not in live)
             if len(chosen) > need:
                 self._contradict(premises, events,
                                  f"{place} has room for {_cards(need)} more but must hold one "
