@@ -30,7 +30,7 @@ from ..records import Record
 from ..records.parse import player_name_problem
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
-from ..rules.edition import Card, Edition, load_edition
+from ..rules.edition import Card, Edition, check_playable, load_edition
 from ..rules.errors import (
     IllegalAction,
     InvalidArgument,
@@ -38,7 +38,6 @@ from ..rules.errors import (
     SavedGameError,
     WrongType,
 )
-from ..rules.limits import check_playable
 from .action import Action
 from .loop import LIMIT, Player, run
 

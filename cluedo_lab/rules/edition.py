@@ -292,6 +292,20 @@ class Edition:
         return TextTable(("about", "choice", "source"), rows, title=f"Assumptions of {self.id}")
 
 
+def check_playable(edition: Edition, players: int) -> None:
+    """Refuse a game of ``players`` that the edition's own pieces cannot seat, before it is
+    dealt: with an action deck (2002), each detective holds a marker, one of the place cards."""
+    if edition.family != "card" or not edition.actions:
+        return
+    places = edition.categories[-1]
+    detectives = players - (edition.mode == "one-against-all")
+    if detectives > len(places.cards):
+        raise InvalidArgument(f"players: in {edition.name} each detective holds a marker, one "
+                              f"of its {len(places.cards)} {places.name} cards, so at most "
+                              f"{len(places.cards) + (edition.mode == 'one-against-all')} "
+                              f"play, not {players}")
+
+
 @dataclass(frozen=True)
 class TextTable:
     """A small table for notebooks: HTML in Jupyter and aligned text as its repr, so that a
@@ -724,7 +738,7 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
 
     check_sizes(source, players=max_players, sizes=[len(c.cards) for c in categories],
                 items=question.items if question.form == "any" else None, dice=dice,
-                actions=actions, hand=action_hand)
+                action_cards=sum(kind.count for kind in actions), hand=action_hand)
     if deal.hands and not min_players == max_players == len(deal.hands):
         raise r.fail("deal.hands", f"{len(deal.hands)} hand sizes need players.min = "
                      f"players.max = {len(deal.hands)}")
