@@ -371,8 +371,8 @@ class Simulation:
                          ylabel="win rate")
 
     def __repr__(self) -> str:
-        return f"Simulation({self.name!r}, {self.games} games: " + ", ".join(
-            f"{k} {v}" for k, v in self.rows()) + ")"
+        return f"<Simulation {self.name!r}, {self.games} games: " + ", ".join(
+            f"{k} {v}" for k, v in self.rows()) + ">"
 
 
 def simulate(game: Edition | Variant | str, games: int = 30, seed: int = 0,

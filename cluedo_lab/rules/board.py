@@ -165,7 +165,7 @@ class Board:
                            for node in graph.nodes}, 1 if self.doorway_is_space else 0)
 
     def __repr__(self) -> str:
-        return f"Board({self.id!r})"
+        return f"<Board {self.id}>"
 
 
 # ---------------------------------------------------------------------------------------------

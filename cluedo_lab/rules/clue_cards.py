@@ -72,7 +72,7 @@ class ClueDeck:
         return out
 
     def __repr__(self) -> str:
-        return f"ClueDeck({self.name!r}, {len(self)} cards)"
+        return f"<ClueDeck {self.name}: {len(self)} cards>"
 
 
 MAX_CLUE_CARDS = 500

@@ -46,7 +46,10 @@ class Card:
         return hash((self.category, self.id))
 
     def __repr__(self) -> str:
-        return f"Card({self.id!r})"
+        """Evaluable: the fields, leaving out features and aliases when there are none."""
+        extra = "".join(f", {name}={value!r}" for name, value in
+                        (("features", dict(self.features)), ("aliases", self.aliases)) if value)
+        return f"Card({self.id!r}, {self.name!r}, {self.category!r}{extra})"
 
     def __str__(self) -> str:
         return self.name
@@ -59,7 +62,7 @@ class Category:
     cards: tuple[Card, ...]
 
     def __repr__(self) -> str:
-        return f"Category({self.id!r}, {len(self.cards)} cards)"
+        return f"<Category {self.id}: {len(self.cards)} cards>"
 
 
 @dataclass(frozen=True)
@@ -271,7 +274,7 @@ class Edition:
             )
 
     def __repr__(self) -> str:
-        return f"Edition({self.id!r})"
+        return f"<Edition {self.id}>"
 
     # -- display ----------------------------------------------------------------------------
     def deck_table(self) -> TextTable:
