@@ -43,6 +43,20 @@ class Knowledge:
     ``max_states`` bounds the counting's work: a record whose count could need more DP
     states is refused with :class:`~cluedo_lab.rules.errors.ProblemTooLarge` before any
     memory is spent (None: no limit).
+
+    >>> k = Knowledge.from_dict({
+    ...     "edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"],
+    ...     "observer": "Ann", "hand": ["Rope", "Hall", "Plum", "Study", "Dagger", "Kitchen"],
+    ...     "events": [{"suggest": ["Green", "Candlestick", "Hall"], "by": "Ann",
+    ...                 "passed": ["Bob"], "shown_by": "Cy", "card": "Green"}]})
+    >>> k
+    <Knowledge cluedo-classic-1949 for 'Ann': 1 events, 26,208 consistent deals>
+    >>> k.status("Green", "Cy"), k.status("Rope", "envelope")   # known there, known not
+    (True, False)
+    >>> k.probability("White", "envelope")   # an exact chance
+    Fraction(1, 4)
+    >>> k.add({"accuse": ["White", "Spanner", "Library"], "by": "Cy", "correct": False}).undo()
+    <Knowledge cluedo-classic-1949 for 'Ann': 1 events, 26,208 consistent deals>
     """
 
     def __init__(self, record: Record, model: str = "uniform",

@@ -29,7 +29,20 @@ __all__ = ["Player", "Record", "parse_record"]
 
 @dataclass(frozen=True)
 class Record:
-    """A validated record. Build one with :meth:`from_dict`, :meth:`from_json` or :meth:`load`."""
+    """A validated record. Build one with :meth:`from_dict`, :meth:`from_json` or :meth:`load`.
+
+    >>> record = Record.from_dict({
+    ...     "edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"],
+    ...     "observer": "Ann", "hand": ["Rope", "Hall", "Plum", "Study", "Dagger", "Kitchen"],
+    ...     "events": [{"suggest": ["Green", "Candlestick", "Hall"], "by": "Ann",
+    ...                 "passed": ["Bob"], "shown_by": "Cy", "card": "Green"}]})
+    >>> record
+    <Record cluedo-classic-1949: Ann, Bob, Cy; observer 'Ann'; 1 events>
+    >>> record.places                        # where a card can be
+    ('Ann', 'Bob', 'Cy', 'envelope')
+    >>> record.answer_order("Cy")            # who is asked when Cy suggests
+    ('Ann', 'Bob')
+    """
 
     edition: Edition
     players: tuple[Player, ...]

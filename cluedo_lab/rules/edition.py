@@ -539,7 +539,16 @@ def _load(path: Path) -> _Loaded:
 def load_edition(ref: str | Path, *, directory: Path | None = None) -> Edition:
     """Load an edition by id (``"cluedo-classic-1949"``) or by the path of a TOML file; an id
     may also name an edition built in this session and :func:`register_edition`-ed. A file
-    is read once per process, and again when it changes."""
+    is read once per process, and again when it changes.
+
+    >>> classic = load_edition("cluedo-classic-1949")
+    >>> classic
+    <Edition cluedo-classic-1949>
+    >>> classic.card("ROPE")                 # any case; a name or an alias will do too
+    Card('rope', 'Rope', 'weapon')
+    >>> len(classic.cards), classic.hand_sizes(4)
+    (21, (5, 5, 4, 4))
+    """
     if directory is None and isinstance(ref, str) and ref in _REGISTERED:
         return _REGISTERED[ref]
     return _load(_resolve(ref, directory)).edition
