@@ -4,7 +4,7 @@ A game is a seeded deal plus the list of actions applied to it, so it saves as a
 JSON and replays exactly. Whoever must act next (the player whose turn it is, or a player who
 must choose which card to show) is :attr:`Game.current`; :meth:`Game.legal_actions` lists what
 they may do and :meth:`Game.apply` does it, refusing anything else with an
-:class:`~cluedo_lab.errors.IllegalAction` that says why and leaves the game unchanged.
+:class:`~cluedo_lab.rules.errors.IllegalAction` that says why and leaves the game unchanged.
 
 Before every action the game saves its position (the attributes that change during play), so
 an action that fails half-way changes nothing; :meth:`Game.undo` takes the last action back by

@@ -5,8 +5,8 @@ of the card × place table is *known* exactly when it is the same in every consi
 deduction is complete by construction: nothing entailed is missed, whatever rule it would take.
 Probabilities are the share of consistent deals (weighted by the observation model), as exact
 fractions. Adding an event that leaves no consistent deal raises
-:class:`~cluedo_lab.errors.Contradiction` naming the smallest set of events in conflict, and the
-knowledge stays as it was.
+:class:`~cluedo_lab.rules.errors.Contradiction` naming the smallest set of events in conflict, and
+the knowledge stays as it was.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 An edition file is the single source of what differs between games; the engine reads it and
 never hard-codes a deck. Loading validates everything first and builds the edition last, so a
-bad file raises one :class:`~cluedo_lab.errors.EditionError` naming the file and the field, and
-nothing is half-loaded. ``docs/editions.md`` describes the format field by field.
+bad file raises one :class:`~cluedo_lab.rules.errors.EditionError` naming the file and the field,
+and nothing is half-loaded. ``docs/editions.md`` describes the format field by field.
 """
 
 from __future__ import annotations
