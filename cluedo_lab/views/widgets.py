@@ -111,6 +111,13 @@ class Notepad(InteractiveView):
         self._update()
         return self
 
+    def follow(self, knowledge: Knowledge) -> Notepad:
+        """Show ``knowledge`` instead, the knowledge of a longer record (a game goes on): every
+        cell is re-read, and a cell still selected shows its new explanation."""
+        self.knowledge = knowledge
+        self._update()
+        return self
+
     # -- static ------------------------------------------------------------------------------
     def _caption(self) -> str:
         record = self.knowledge.record
