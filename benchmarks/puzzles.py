@@ -36,7 +36,8 @@ sys.path.insert(0, str(HERE))
 
 from run import baseline, percentile  # noqa: E402
 
-from cluedo_lab.lab.puzzles import KINDS, REFUSED, PuzzleError, generate, levels_of  # noqa: E402
+from cluedo_lab.lab.puzzle_kinds import REFUSED, generate, levels_of  # noqa: E402
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError  # noqa: E402
 from cluedo_lab.rules.edition import all_editions  # noqa: E402
 
 EDITIONS = tuple(e.id for e in all_editions())

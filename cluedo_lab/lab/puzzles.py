@@ -492,13 +492,3 @@ def fact_hints(explanation: Explanation, observer: str | None = None) -> tuple[s
         hints.append("Start like this: " + useful[0].text)
     return tuple(hints)
 
-
-from .puzzle_kinds import (  # noqa: E402  (the generators use the above)
-    REFUSED,
-    generate,
-    levels_of,
-    make_book,
-    moment_puzzle,
-)
-
-__all__ += ["REFUSED", "generate", "levels_of", "make_book", "moment_puzzle"]

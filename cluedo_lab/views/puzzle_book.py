@@ -166,7 +166,7 @@ def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
     cells = [_cell("markdown", f"# {title}\n\nRun each puzzle's cell, answer in the widget and "
                                "press **Check**; **Hint** says a little more each time, "
                                "**Reveal** gives the answer and the worked solution."),
-             _cell("code", "from cluedo_lab.lab.puzzles import generate\n"
+             _cell("code", "from cluedo_lab.lab.puzzle_kinds import generate\n"
                            "from cluedo_lab.views.puzzle_view import PuzzleView")]
     for number, puzzle in enumerate(puzzles, start=1):
         text = [f"## Puzzle {number} ({puzzle.kind}, level {puzzle.level})", "",

@@ -13,12 +13,8 @@ from oracle import brute_force
 
 from cluedo_lab import Knowledge
 from cluedo_lab.knowledge.advice import information_gain
-from cluedo_lab.lab.puzzles import (
-    BEST_MARGIN,
-    CHANCE_DENOMINATOR,
-    generate,
-    levels_of,
-)
+from cluedo_lab.lab.puzzle_kinds import generate, levels_of
+from cluedo_lab.lab.puzzles import BEST_MARGIN, CHANCE_DENOMINATOR
 from cluedo_lab.records import ENVELOPE
 from cluedo_lab.records.record import Record
 from cluedo_lab.rules.edition import all_editions

@@ -10,7 +10,8 @@ from oracle import brute_force
 
 from cluedo_lab import Knowledge
 from cluedo_lab.cli import main
-from cluedo_lab.lab.puzzles import KINDS, PuzzleError, generate, grade, levels_of, make_book
+from cluedo_lab.lab.puzzle_kinds import generate, levels_of, make_book
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError, grade
 from cluedo_lab.records import ENVELOPE
 from cluedo_lab.records.record import Record
 from cluedo_lab.rules.edition import all_editions, load_edition

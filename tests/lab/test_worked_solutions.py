@@ -14,7 +14,8 @@ import pytest
 from cluedo_lab import Knowledge
 from cluedo_lab.knowledge import constraints as cons
 from cluedo_lab.knowledge.explain import Fact, explain
-from cluedo_lab.lab.puzzles import PuzzleError, generate, levels_of, worked_solution
+from cluedo_lab.lab.puzzle_kinds import generate, levels_of
+from cluedo_lab.lab.puzzles import PuzzleError, worked_solution
 from cluedo_lab.records import FACE_UP
 from cluedo_lab.records.record import Record
 from cluedo_lab.rules.edition import all_editions

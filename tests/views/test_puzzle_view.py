@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from cluedo_lab.lab.puzzles import generate
+from cluedo_lab.lab.puzzle_kinds import generate
 from cluedo_lab.rules.board import load_board, room_distances
 from cluedo_lab.views.puzzle_view import PuzzleView, board_html
 
