@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from ..knowledge.explain import RULES, Explanation, Step
 from ..records import ENVELOPE
 from ..rules import numbers
+from .proofs import fact_hints, solution_lines
 
 if TYPE_CHECKING:
     from ..knowledge.engine import Knowledge
@@ -397,8 +398,6 @@ def _place_name(place: str) -> str:
 def deduction_hints(knowledge: Knowledge, card: str, place: str) -> tuple[tuple[str, ...], str]:
     """Graded hints (the events, the rules, the first step) and a worked solution for one
     certain cell, from the explanation engine: for exercises a lesson writes itself."""
-    from .puzzles import fact_hints, solution_lines  # same layer; puzzles imports this module
-
     why = knowledge.explain(card, place)
     return fact_hints(why), "\n".join(solution_lines(why, knowledge.edition,
                                                     record=knowledge.record))

@@ -38,6 +38,7 @@ from ..rules.edition import Card, Edition, all_editions, load_edition
 from ..rules.errors import ActionLimit, Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
+from .proofs import fact_features, fact_hints, solution_lines
 from .puzzles import (
     BEST_MARGIN,
     CHANCE_DENOMINATOR,
@@ -46,10 +47,7 @@ from .puzzles import (
     Puzzle,
     PuzzleError,
     bits,
-    fact_features,
-    fact_hints,
     grade,
-    solution_lines,
 )
 
 __all__ = ["generate", "levels_of", "make_book", "moment_puzzle"]

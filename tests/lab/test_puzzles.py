@@ -302,7 +302,7 @@ def test_no_smaller_set_of_events_forces_the_answer(edition, kind, level, seed):
 
 def test_face_up_cards_are_read_at_a_glance_like_your_own_hand():
     from cluedo_lab.knowledge.explain import explain
-    from cluedo_lab.lab.puzzles import fact_features
+    from cluedo_lab.lab.proofs import fact_features
     # Nobody else holds Plum: with your hand and the one face-up card full, it is in the
     # envelope. Emptying the face-up row is no count of a hand.
     record = {"edition": SMALL, "players": [{"name": f"P{i}", "hand_size": 2}
@@ -429,7 +429,7 @@ def test_the_book_command_says_how_many_it_made_when_the_search_runs_short(
 @pytest.mark.parametrize("edition, kind, level, seed", WORDED[:3])
 def test_bookkeeping_is_one_line_and_the_hints_start_from_the_events(edition, kind, level,
                                                                        seed):
-    from cluedo_lab.lab.puzzles import BOOKKEEPING
+    from cluedo_lab.lab.proofs import BOOKKEEPING
     puzzle = generate(edition, kind, level, seed)
     assert BOOKKEEPING in puzzle.solution
     steps = [line for line in puzzle.solution if line[:1].isdigit()]
