@@ -137,8 +137,7 @@ class ExerciseWidget(InteractiveView):
             self._input: Any = w.RadioButtons(options=list(ex.options), value=None,
                                               layout=w.Layout(width="auto"))
         elif ex.form == "pick-many":
-            self._input = w.SelectMultiple(options=list(ex.options),
-                                           rows=min(8, len(ex.options)))
+            self._input = _PickMany(ex.options)
         elif ex.form == "count":
             self._input = w.Text(placeholder="a whole number, e.g. 12")
         elif ex.form == "order":
@@ -166,7 +165,10 @@ class ExerciseWidget(InteractiveView):
         top = [w.HTML(f"<b>{escape(ex.prompt)}</b>")]
         if ex.form == "order":
             top.append(w.HTML(self._options_html()))
-        box = live_box(self, [*top, self._input, w.HBox(buttons), self._message, self._saved,
+        if ex.form in ("pick-many", "order"):
+            top.append(w.HTML(f"<i>{HOW[ex.form]}</i>"))
+        answer = self._input.widget if isinstance(self._input, _PickMany) else self._input
+        box = live_box(self, [*top, answer, w.HBox(buttons), self._message, self._saved,
                               self._attempts])
         box.add_class("cluedo-exercise")
         return box
@@ -185,3 +187,30 @@ class ExerciseWidget(InteractiveView):
     def _ipython_display_(self) -> None:
         from IPython.display import display
         display(self.widget())
+
+
+class _PickMany:
+    """Pick-many as one checkbox per option, in columns (a list box that needs Ctrl-click to
+    choose more than one is neither obvious nor kind to a keyboard); ``value`` is the options
+    ticked, in the order shown, as a ``SelectMultiple``'s would be."""
+
+    def __init__(self, options: tuple[str, ...]):
+        import ipywidgets as w
+
+        self.boxes = [w.Checkbox(value=False, description=o, indent=False,
+                                 layout=w.Layout(width="auto")) for o in options]
+        for box in self.boxes:
+            box.add_class("cluedo-pick-many-option")
+        columns = 3 if len(options) > 8 else 1
+        self.widget = w.GridBox(self.boxes, layout=w.Layout(
+            grid_template_columns=f"repeat({columns}, max-content)", grid_gap="0 1.5em"))
+        self.widget.add_class("cluedo-pick-many")
+
+    @property
+    def value(self) -> tuple[str, ...]:
+        return tuple(b.description for b in self.boxes if b.value)
+
+    @value.setter
+    def value(self, chosen: tuple[str, ...] | list[str]) -> None:
+        for box in self.boxes:
+            box.value = box.description in chosen

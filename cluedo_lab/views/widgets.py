@@ -342,9 +342,12 @@ class DeductionStepper(InteractiveView):
         self._back.add_class("cluedo-back")
         self._forward = w.Button(description="Forward ▶", tooltip="apply the next rule")
         self._forward.add_class("cluedo-forward")
-        self._slider = w.IntSlider(min=0, max=total, description="step",
-                                   continuous_update=False)
-        self._slider.add_class("cluedo-step-slider")
+        # A number box, not a slider: ipywidgets' slider handle has no name a screen reader
+        # can read, and the box takes arrow keys and a typed step alike.
+        self._step_box = w.BoundedIntText(min=0, max=total, description="go to step",
+                                        continuous_update=False, layout=w.Layout(width="12em"),
+                                        style={"description_width": "initial"})
+        self._step_box.add_class("cluedo-step-box")
         self._previous = w.Button(description="« Inference",
                                   tooltip="back to the previous step that infers something")
         self._previous.add_class("cluedo-previous-inference")
@@ -355,7 +358,7 @@ class DeductionStepper(InteractiveView):
         self._forward.on_click(lambda _b: self.forward())
         self._previous.on_click(lambda _b: self.previous_inference())
         self._next.on_click(lambda _b: self.next_inference())
-        self._slider.observe(lambda change: self.go(change["new"]), names="value")
+        self._step_box.observe(lambda change: self.go(change["new"]), names="value")
         self._text = w.HTML()
         self._text.add_class("cluedo-step-text")
         self._grid = w.HTML()
@@ -363,7 +366,7 @@ class DeductionStepper(InteractiveView):
         self._events = w.HTML()
         self._events.add_class("cluedo-step-events-box")
         box = live_box(self, [w.HBox([self._previous, self._back, self._forward, self._next,
-                                      self._slider]), self._text,
+                                      self._step_box]), self._text,
                               w.HBox([self._grid, self._events])])
         box.add_class("cluedo-stepper")
         return box
@@ -371,9 +374,9 @@ class DeductionStepper(InteractiveView):
     def _refresh(self) -> None:
         if self._moving:
             return
-        self._moving = True  # setting the slider calls go() again: don't recurse
+        self._moving = True  # setting the step box calls go() again: don't recurse
         try:
-            self._slider.value = self.position
+            self._step_box.value = self.position
             self._back.disabled = self.position == 0
             self._forward.disabled = self.position == len(self.deduction.steps)
             self._previous.disabled = self._back.disabled
