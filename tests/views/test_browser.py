@@ -269,6 +269,14 @@ def test_notepad_and_stepper(page, jupyterlab):
         explanation.scroll_into_view_if_needed()
         shot(page, "04_notepad_chance.png")
 
+        # Run All wrote nothing on the learner's own page (the lesson's demo uses another):
+        # every cell blank, and the legend, not a check or a hint, under the buttons.
+        mine = page.locator(".cluedo-learner-notepad")
+        expect(mine.locator(".cluedo-learner-caption")).to_contain_text("Ann's own notes")
+        texts = mine.locator("button.cluedo-learner-cell").all_inner_texts()
+        assert texts and all(not t.strip() for t in texts)
+        expect(mine.locator(".cluedo-learner-message")).to_contain_text("Click a cell")
+
 
 def test_board_explorer(page, jupyterlab):
     with screenshot_on_failure(page, "test_board_explorer"):
