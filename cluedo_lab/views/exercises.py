@@ -34,7 +34,8 @@ ATTEMPTS_CLASS = "cluedo-exercise-attempts"
 attempts in a notebook's saved widget state by it)."""
 
 HOW = {"pick": "Choose one.", "pick-many": "Choose every one that applies.",
-       "number": "Type a fraction (1/3), a percentage (33.3%) or a decimal.",
+       "number": "Type the chance as a percentage, like 33.3% (a fraction or a decimal is "
+                 "understood too).",
        "count": "Type a whole number.",
        "order": "Type the letters of the steps in the order a proof would take them, "
                 "like C A B."}
@@ -145,7 +146,7 @@ class ExerciseWidget(InteractiveView):
                                  f"{' '.join(sorted(ex.letter(o) for o in ex.options[:3]))}",
                                  layout=w.Layout(width="24em"))
         else:
-            self._input = w.Text(placeholder="e.g. 1/3 or 33.3%")
+            self._input = w.Text(placeholder="e.g. 33.3%")
         buttons = []
         actions = [("Check", lambda: self.answer(self._response())), ("Hint", self.hint)]
         if self.can_reveal:

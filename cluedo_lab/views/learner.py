@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
 from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes, Mistake
+from ..rules import numbers
 from .base import CellLooks, InteractiveView, beside, cell_grid, live_box, pre, restyle, shade, slug
 from .reprs import knowledge_html
 
@@ -280,7 +281,7 @@ class LearnerNotepad(InteractiveView):
         k = self.knowledge
         if self.revealed:
             p = k.probability(card, place)
-            colour, tip = shade(p), f"{p} of the deals"
+            colour, tip = shade(p), f"{numbers.chance(p)} of the deals (exactly {p})"
             weight, border = "bold" if p in (0, 1) else "normal", CELL_BORDER
         else:
             mark = self.notes.marks.get((card, place))

@@ -560,7 +560,7 @@ class BoardExplorer(InteractiveView):
                  f"{'room':16}{'moves':>8}  chance this turn"]
         for room, moves, chance in self.table():
             lines.append(f"{self.board.room_name(room):16}{self._moves_text(room, moves):>8}"
-                         f"  {chance}")
+                         f"  {numbers.chance(chance)}")
         lines += [f"{self.board.room_name(r)}: {self.how(r)}." for r in self.passage_rooms()]
         if self.show_route:
             lines.append(self._route_text(self.route()))
@@ -646,8 +646,8 @@ class BoardExplorer(InteractiveView):
             css = " class='cluedo-reachable'" if chance else ""
             rows.append(f"<tr{css}><td>{escape(self.board.room_name(room))}</td>"
                         f"<td style='text-align:right'>{self._moves_text(room, moves)}</td>"
-                        f"<td style='text-align:right'>{chance}</td>"
-                        f"<td style='text-align:right'>{float(chance):.1%}</td></tr>")
+                        f"<td style='text-align:right' title='exactly {chance}'>"
+                        f"{numbers.chance(chance)}</td></tr>")
         notes = [f"The {escape(self.board.room_name(r))}: {escape(self.how(r))}."
                  for r in self.passage_rooms()]
         if self.show_route:
@@ -659,7 +659,7 @@ class BoardExplorer(InteractiveView):
             notes.append(f"<span style='color:#b71c1c'>{escape(self.message)}</span>")
         return (f"<p class='cluedo-where'>From {escape(self.where())}:</p>"
                 "<table class='cluedo-reach-table'><tr><th>room</th><th>moves</th>"
-                f"<th>chance this turn</th><th></th></tr>{''.join(rows)}</table>"
+                f"<th>chance this turn</th></tr>{''.join(rows)}</table>"
                 + "".join(f"<p>{n}</p>" for n in notes))
 
     def _repr_html_(self) -> str:
@@ -813,6 +813,10 @@ class SuggestionAdvisor(InteractiveView):
 
     def _names(self, option: Option) -> str:
         return ", ".join(self.knowledge.card(c).name for c in option.named)
+
+    def describe(self, option: Option) -> str:
+        """One question as a learner reads it: the cards by name and the bits it gains."""
+        return f"{self._names(option)}: {option.gain:.3f} bits expected"
 
     def answers(self, index: int | None = None) -> str:
         """The chosen question's possible answers, their chances and the bits left after."""

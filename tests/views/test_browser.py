@@ -291,13 +291,13 @@ def test_board_explorer(page, jupyterlab):
         expect(drawing.locator("line.cluedo-passage")).to_have_count(2)
         shot(explorer, "05_explorer_start.png")
 
-        # Pick Mrs. Peacock's start: 7 moves to the Conservatory, 7/12 with two dice.
+        # Pick Mrs. Peacock's start: 7 moves to the Conservatory, 58.3% (7/12) with two dice.
         explorer.locator(".cluedo-board-where select").select_option(
             label="Mrs. Peacock's start (6, 23)")
         expect(table).to_contain_text("Mrs. Peacock's start square (6, 23)")
-        expect(table.locator("tr", has_text="Conservatory")).to_contain_text("7/12")
-        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("1/6")
-        expect(drawing.locator("text", has_text="7/12")).to_have_count(1)
+        expect(table.locator("tr", has_text="Conservatory")).to_contain_text("58.3%")
+        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("16.7%")
+        expect(drawing.locator("text", has_text="58.3%")).to_have_count(1)
         expect(table).to_contain_text("Shortest route to the Billiard Room: 10 moves.")
         shot(explorer, "05_explorer_peacock.png")
 
@@ -306,7 +306,7 @@ def test_board_explorer(page, jupyterlab):
         squares = explorer.locator(".cluedo-board-squares")
         squares.locator("button[title='7, 17']").click()
         expect(table).to_contain_text("From square (7, 17)")
-        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("35/36")
+        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("97.2%")
         expect(drawing.locator(".coordinates text", has_text="17")).to_have_count(2)
         shot(explorer, "05_explorer_square.png")
 
@@ -717,5 +717,5 @@ def test_classroom_app_in_voila(page, voila):
         explorer.locator(".cluedo-board-where select").select_option(
             label="Mrs. Peacock's start (6, 23)")
         expect(explorer.locator(".cluedo-board-table tr", has_text="Conservatory")
-               ).to_contain_text("7/12")
+               ).to_contain_text("58.3%")
         shot(explorer, "app_voila_explorer.png")

@@ -243,11 +243,14 @@ def test_picking_peacocks_start_shows_reach_chances():
     moves = room_distances(board, "peacock")
     for room, chance in expected.items():
         assert (f"<td>{board.room_name(room)}</td><td style='text-align:right'>{moves[room]}"
-                f"</td><td style='text-align:right'>{chance}</td>") in explorer._table.value
+                f"</td><td style='text-align:right' title='exactly {chance}'>"
+                f"{numbers.chance(chance)}</td>") in explorer._table.value
     # the drawing shades the rooms and prints the same chances
     svg = ET.fromstring(explorer._drawing.value)
     labels = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
-    assert "7/12" in labels and "5/18" in labels and "1/6" in labels
+    assert {numbers.chance(expected[r]) for r in ("conservatory", "ballroom", "billiard-room")
+            } <= set(labels)
+    assert "58.3%" in labels and not any("/" in str(label) for label in labels)
     assert [c.findtext("{http://www.w3.org/2000/svg}title")
             for c in svg.iter("{http://www.w3.org/2000/svg}circle")] == ["peacock"]
 
@@ -318,7 +321,7 @@ def test_a_secret_passage_is_counted_as_the_rule_book_says(edition, room, far, h
     assert how in explorer.how(far)
     html = explorer._table_html()
     assert (f"<td>{explorer.board.room_name(far)}</td><td style='text-align:right'>passage"
-            f"</td><td style='text-align:right'>1</td>") in html
+            f"</td><td style='text-align:right' title='exactly 1'>100.0%</td>") in html
     assert "'>100.0%</td>" in html.split(explorer.board.room_name(far))[1].split("</tr>")[0]
     assert how in repr(explorer) and f"Or {explorer.ROLLS[explorer.roll]}." in html
     # elsewhere the dice decide alone
