@@ -381,7 +381,9 @@ class DeductionStepper(InteractiveView):
             self._forward.disabled = self.position == len(self.deduction.steps)
             self._previous.disabled = self._back.disabled
             self._next.disabled = self._forward.disabled
-            self._text.value = pre(self.text())
+            # Lines wrap between words only (a pre may otherwise break "left" as "le ft").
+            self._text.value = (f"<pre style='white-space:pre-wrap;word-break:normal;"
+                                f"overflow-wrap:break-word'>{escape(self.text())}</pre>")
             self._grid.value = self._grid_html()
             self._events.value = self._events_html()
         finally:
