@@ -21,7 +21,8 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.lab-installed
 
-## make lab: install the kit with its notebook front end and open JupyterLab (Ctrl-C twice stops it).
+## make lab: install the kit with its notebook front end and open JupyterLab on lesson 00 (the
+## URL it prints opens lesson 00 too, not the Launcher; Ctrl-C twice stops it).
 ## JupyterLab saves widget state in the notebooks (docs/site/overrides.json), so a notebook keeps
 ## the learner's exercise attempts for `cluedo-lab grade`.
 ## The lessons open from a working copy in $(LESSONS) (made once; a learner's work there is kept,
@@ -35,7 +36,8 @@ lab: $(VENV)/.lab-installed
 	$(BIN)/cluedo-lab lessons $(LESSONS) --keep >/dev/null
 	$(BIN)/python -m cluedo_lab.lab.trust $(LESSONS)
 	cd $(LESSONS) && $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) \
-		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00_start_here.ipynb
+		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) \
+		--LabApp.default_url=/lab/tree/00_start_here.ipynb 00_start_here.ipynb
 
 ## make app: the classroom page (play at the table against bots, the board explorer) without
 ## code cells, served by Voila on http://127.0.0.1:$(APP_PORT) only (Ctrl-C stops it). A page

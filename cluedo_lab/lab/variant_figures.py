@@ -40,6 +40,7 @@ from math import comb, prod
 from typing import TYPE_CHECKING
 
 from ..knowledge import closed_forms as closed_forms
+from ..rules import numbers
 from ..rules.edition import Card, Edition, TextTable
 from ..rules.variant import Variant, variant
 
@@ -287,10 +288,8 @@ class Figures:
         return [
             ("players", str(self.players)),
             ("possible envelopes", f"{self.envelopes:,}"),
-            ("possible deals", f"{self.deals:.3e}" if self.deals >= 10**7 else f"{self.deals:,}"),
-            (f"first accusation right (seat {self.seat})",
-             f"{float(self.accusation):.2%} ({self.accusation})"
-             if self.accusation.denominator < 10**6 else f"{float(self.accusation):.2%}"),
+            ("possible deals", numbers.count(self.deals)),
+            (f"first accusation right (seat {self.seat})", numbers.chance(self.accusation)),
             ("bits to find (log2 envelopes)", f"{self.envelope_bits:.2f}"),
             (f"best first question (seat {self.seat}), bits", f"{self.first_question_bits:.3f}"),
         ]

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from ..rules import numbers
 from ..rules.board import Board, Heat, Node, Pieces, Square
 
 if TYPE_CHECKING:
@@ -218,7 +219,9 @@ def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = N
         out.append(_text(x(col), y(row) + size * 0.35, size, board.room_name(room),
                          ' font-weight="bold"'))
         if room in heat_of:
-            out.append(_text(x(col), y(row) + size * 1.5, size, str(heat_of[room])))
+            value = heat_of[room]   # a chance (up to 1) or a count, in the learner's format
+            label = numbers.chance(value) if value <= 1 else numbers.count(value)
+            out.append(_text(x(col), y(row) + size * 1.5, size, label))
     if board.unusable:
         row, col = _centre(board.unusable)
         out.append(_text(x(col), y(row) + size * 0.35, size, board.unusable_name,

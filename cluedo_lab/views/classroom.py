@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 __all__ = ["Classroom"]
 
 TABS = ("Play at the table", "The board")
+TAB_STYLE = ("<style>.cluedo-classroom .lm-TabBar-tab:not(.lm-mod-current) "
+             "{ color: #424242 !important; }</style>")
+"""The names of the tabs not shown, darker than the theme's grey (#6d6d6d on #eeeeee is
+4.45:1; #424242 is 8.6:1): every learner can read them."""
 
 
 class Classroom(InteractiveView):
@@ -105,7 +109,7 @@ class Classroom(InteractiveView):
                            titles=TABS)
         # The board (a button per square) is built when its tab is opened, not at each game.
         self._tabs.observe(lambda _c: self._refresh(), names="selected_index")
-        box = live_box(self, [self._tabs])
+        box = live_box(self, [w.HTML(TAB_STYLE), self._tabs])
         box.add_class("cluedo-classroom")
         return box
 

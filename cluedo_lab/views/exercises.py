@@ -34,7 +34,8 @@ ATTEMPTS_CLASS = "cluedo-exercise-attempts"
 attempts in a notebook's saved widget state by it)."""
 
 HOW = {"pick": "Choose one.", "pick-many": "Choose every one that applies.",
-       "number": "Type a fraction (1/3), a percentage (33.3%) or a decimal.",
+       "number": "Type the chance as a percentage, like 33.3% (a fraction or a decimal is "
+                 "understood too).",
        "count": "Type a whole number.",
        "order": "Type the letters of the steps in the order a proof would take them, "
                 "like C A B."}
@@ -137,8 +138,7 @@ class ExerciseWidget(InteractiveView):
             self._input: Any = w.RadioButtons(options=list(ex.options), value=None,
                                               layout=w.Layout(width="auto"))
         elif ex.form == "pick-many":
-            self._input = w.SelectMultiple(options=list(ex.options),
-                                           rows=min(8, len(ex.options)))
+            self._input = _PickMany(ex.options)
         elif ex.form == "count":
             self._input = w.Text(placeholder="a whole number, e.g. 12")
         elif ex.form == "order":
@@ -146,7 +146,7 @@ class ExerciseWidget(InteractiveView):
                                  f"{' '.join(sorted(ex.letter(o) for o in ex.options[:3]))}",
                                  layout=w.Layout(width="24em"))
         else:
-            self._input = w.Text(placeholder="e.g. 1/3 or 33.3%")
+            self._input = w.Text(placeholder="e.g. 33.3%")
         buttons = []
         actions = [("Check", lambda: self.answer(self._response())), ("Hint", self.hint)]
         if self.can_reveal:
@@ -166,7 +166,10 @@ class ExerciseWidget(InteractiveView):
         top = [w.HTML(f"<b>{escape(ex.prompt)}</b>")]
         if ex.form == "order":
             top.append(w.HTML(self._options_html()))
-        box = live_box(self, [*top, self._input, w.HBox(buttons), self._message, self._saved,
+        if ex.form in ("pick-many", "order"):
+            top.append(w.HTML(f"<i>{HOW[ex.form]}</i>"))
+        answer = self._input.widget if isinstance(self._input, _PickMany) else self._input
+        box = live_box(self, [*top, answer, w.HBox(buttons), self._message, self._saved,
                               self._attempts])
         box.add_class("cluedo-exercise")
         return box
@@ -185,3 +188,30 @@ class ExerciseWidget(InteractiveView):
     def _ipython_display_(self) -> None:
         from IPython.display import display
         display(self.widget())
+
+
+class _PickMany:
+    """Pick-many as one checkbox per option, in columns (a list box that needs Ctrl-click to
+    choose more than one is neither obvious nor kind to a keyboard); ``value`` is the options
+    ticked, in the order shown, as a ``SelectMultiple``'s would be."""
+
+    def __init__(self, options: tuple[str, ...]):
+        import ipywidgets as w
+
+        self.boxes = [w.Checkbox(value=False, description=o, indent=False,
+                                 layout=w.Layout(width="auto")) for o in options]
+        for box in self.boxes:
+            box.add_class("cluedo-pick-many-option")
+        columns = 3 if len(options) > 8 else 1
+        self.widget = w.GridBox(self.boxes, layout=w.Layout(
+            grid_template_columns=f"repeat({columns}, max-content)", grid_gap="0 1.5em"))
+        self.widget.add_class("cluedo-pick-many")
+
+    @property
+    def value(self) -> tuple[str, ...]:
+        return tuple(b.description for b in self.boxes if b.value)
+
+    @value.setter
+    def value(self, chosen: tuple[str, ...] | list[str]) -> None:
+        for box in self.boxes:
+            box.value = box.description in chosen

@@ -18,12 +18,15 @@ one, so a blank written after Reveal would keep showing the engine's "·" or cha
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
 from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes, Mistake
+from ..rules import numbers
 from .base import CellLooks, InteractiveView, beside, cell_grid, live_box, pre, restyle, shade, slug
 from .reprs import knowledge_html
 
@@ -43,6 +46,9 @@ LEGEND = ("Click a cell to cycle its mark: ✓ holds the card, ✗ does not, ? n
           "Check counts your mistakes; Hint points to the next step; Reveal shows the "
           "engine's notepad.")
 LEGEND_NO_REVEAL = LEGEND.replace("; Reveal shows the engine's notepad.", ".")
+MARKS_CLASS = "cluedo-learner-marks"
+"""The CSS class of the hidden widget that holds the learner's marks as JSON: saved with the
+notebook's widget state, so a handed-in notebook carries the page the learner wrote."""
 
 
 class LearnerNotepad(InteractiveView):
@@ -90,6 +96,29 @@ class LearnerNotepad(InteractiveView):
     def crossing_off(self, on: bool = True) -> LearnerNotepad:
         """Switch the helper that crosses off the rest of a row when you write ✓."""
         self.cross_off = on
+        self._update()
+        return self
+
+    def saved_marks(self) -> str:
+        """The learner's marks as JSON (cards by their printed names), as the notebook keeps
+        them: ``{"marks": [[card, place, mark], ...], "chances": [[card, place, "p/q"], ...]}``."""
+        k = self.knowledge
+        marks = [[k.card(c).name, p, m] for (c, p), m in sorted(self.notes.marks.items())]
+        chances = [[k.card(c).name, p, str(v)]
+                   for (c, p), v in sorted(self.notes.chances.items())]
+        return json.dumps({"marks": marks, "chances": chances}, ensure_ascii=False)
+
+    def restore(self, saved: str) -> LearnerNotepad:
+        """Write back the marks of :meth:`saved_marks` (a notebook's saved page), replacing
+        the page's; bad JSON or an unknown card or place fails and changes nothing."""
+        data = json.loads(saved)
+        notes = LearnerNotes(self.knowledge)
+        for card, place, mark in data.get("marks", []):
+            notes.mark(card, place, mark)
+        for card, place, chance in data.get("chances", []):
+            notes.estimate(card, place, Fraction(chance) * 100)
+        self.notes.marks, self.notes.chances = notes.marks, notes.chances
+        self._unflag()
         self._update()
         return self
 
@@ -238,8 +267,12 @@ class LearnerNotepad(InteractiveView):
         self._caption_widget.add_class("cluedo-learner-caption")
         self._message = beside(w.HTML())
         self._message.add_class("cluedo-learner-message")
+        # The marks as JSON, saved with the notebook's widget state; never shown.
+        self._saved = w.Text(disabled=True, layout=w.Layout(display="none"))
+        self._saved.add_class(MARKS_CLASS)
         # The buttons and their answer above the grid: on a classroom screen they stay in view.
-        box = live_box(self, [self._caption_widget, w.HBox(buttons), self._message, table])
+        box = live_box(self, [self._caption_widget, w.HBox(buttons), self._message, table,
+                              self._saved])
         box.add_class("cluedo-learner-notepad")
         return box
 
@@ -248,7 +281,7 @@ class LearnerNotepad(InteractiveView):
         k = self.knowledge
         if self.revealed:
             p = k.probability(card, place)
-            colour, tip = shade(p), f"{p} of the deals"
+            colour, tip = shade(p), f"{numbers.chance(p)} of the deals (exactly {p})"
             weight, border = "bold" if p in (0, 1) else "normal", CELL_BORDER
         else:
             mark = self.notes.marks.get((card, place))
@@ -268,6 +301,7 @@ class LearnerNotepad(InteractiveView):
         for (card, place), button in self._buttons.items():
             restyle(button, self._look(card, place))
         self._cross.value = self.cross_off
+        self._saved.value = self.saved_marks()
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
         # Lines wrap between words only (a pre may otherwise break "does" as "doe s").
         self._message.value = (f"<pre style='white-space:pre-wrap;word-break:normal;"

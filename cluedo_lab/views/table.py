@@ -615,7 +615,9 @@ class TableChooser(InteractiveView):
         self._bots = w.Dropdown(options=bots, value=self.bots,
                                 description="bots", style=short,
                                 layout=w.Layout(width="11em"))
-        self._start = w.Button(description="New game", button_style="success")
+        # A darker green than button_style="success": white on it has a 4.5:1 contrast.
+        self._start = w.Button(description="New game", style={"button_color": "#2e7d32",
+                                                              "text_color": "white"})
         self._start.add_class("cluedo-chooser-start")
         self._start.on_click(lambda _b: self._press_new())
         self._note = w.HTML()

@@ -1,4 +1,4 @@
-"""The variant explorer: change a base edition's rules with drop-downs and sliders, and see
+"""The variant explorer: change a base edition's rules with drop-downs and number boxes, and see
 the variant's rules and figures next to the base's.
 
 A thin view (as in :mod:`cluedo_lab.views.widgets`) over :func:`cluedo_lab.rules.variant.variant`
@@ -183,7 +183,7 @@ class VariantExplorer(InteractiveView):
         self._syncing = False
         controls: dict[str, Any] = {
             "base": w.Dropdown(options=edition_ids(), value=self.base_ref, description="base"),
-            "players": w.IntSlider(value=self.players, min=2, max=8, description="players"),
+            "players": w.BoundedIntText(value=self.players, min=2, max=8, description="players"),
             "spares": w.Dropdown(options=["uneven", "face-up", "face-down"],
                                  value=spares_of(v), description="spares"),
             "question": w.Dropdown(options=list(dict.fromkeys([*QUESTIONS,
@@ -197,7 +197,7 @@ class VariantExplorer(InteractiveView):
                                 value=v.accusation.wrong, description="wrong accuser"),
         }
         for cat in base.categories:
-            controls[f"size:{cat.id}"] = w.IntSlider(
+            controls[f"size:{cat.id}"] = w.BoundedIntText(
                 value=len(v.category(cat.id).cards), min=base.deal.envelope[cat.id] + 1,
                 max=len(cat.cards) + 3, description=cat.name.lower())
         for name, control in controls.items():

@@ -349,9 +349,12 @@ class DeductionStepper(InteractiveView):
         self._back.add_class("cluedo-back")
         self._forward = w.Button(description="Forward ▶", tooltip="apply the next rule")
         self._forward.add_class("cluedo-forward")
-        self._slider = w.IntSlider(min=0, max=total, description="step",
-                                   continuous_update=False)
-        self._slider.add_class("cluedo-step-slider")
+        # A number box, not a slider: ipywidgets' slider handle has no name a screen reader
+        # can read, and the box takes arrow keys and a typed step alike.
+        self._step_box = w.BoundedIntText(min=0, max=total, description="go to step",
+                                        continuous_update=False, layout=w.Layout(width="12em"),
+                                        style={"description_width": "initial"})
+        self._step_box.add_class("cluedo-step-box")
         self._previous = w.Button(description="« Inference",
                                   tooltip="back to the previous step that infers something")
         self._previous.add_class("cluedo-previous-inference")
@@ -362,7 +365,7 @@ class DeductionStepper(InteractiveView):
         self._forward.on_click(lambda _b: self.forward())
         self._previous.on_click(lambda _b: self.previous_inference())
         self._next.on_click(lambda _b: self.next_inference())
-        self._slider.observe(lambda change: self.go(change["new"]), names="value")
+        self._step_box.observe(lambda change: self.go(change["new"]), names="value")
         self._text = w.HTML()
         self._text.add_class("cluedo-step-text")
         self._grid = w.HTML()
@@ -370,7 +373,7 @@ class DeductionStepper(InteractiveView):
         self._events = w.HTML()
         self._events.add_class("cluedo-step-events-box")
         box = live_box(self, [w.HBox([self._previous, self._back, self._forward, self._next,
-                                      self._slider]), self._text,
+                                      self._step_box]), self._text,
                               w.HBox([self._grid, self._events])])
         box.add_class("cluedo-stepper")
         return box
@@ -378,14 +381,16 @@ class DeductionStepper(InteractiveView):
     def _refresh(self) -> None:
         if self._moving:
             return
-        self._moving = True  # setting the slider calls go() again: don't recurse
+        self._moving = True  # setting the step box calls go() again: don't recurse
         try:
-            self._slider.value = self.position
+            self._step_box.value = self.position
             self._back.disabled = self.position == 0
             self._forward.disabled = self.position == len(self.deduction.steps)
             self._previous.disabled = self._back.disabled
             self._next.disabled = self._forward.disabled
-            self._text.value = pre(self.text())
+            # Lines wrap between words only (a pre may otherwise break "left" as "le ft").
+            self._text.value = (f"<pre style='white-space:pre-wrap;word-break:normal;"
+                                f"overflow-wrap:break-word'>{escape(self.text())}</pre>")
             self._grid.value = self._grid_html()
             self._events.value = self._events_html()
         finally:
@@ -564,7 +569,7 @@ class BoardExplorer(InteractiveView):
                  f"{'room':16}{'moves':>8}  chance this turn"]
         for room, moves, chance in self.table():
             lines.append(f"{self.board.room_name(room):16}{self._moves_text(room, moves):>8}"
-                         f"  {chance}")
+                         f"  {numbers.chance(chance)}")
         lines += [f"{self.board.room_name(r)}: {self.how(r)}." for r in self.passage_rooms()]
         if self.show_route:
             lines.append(self._route_text(self.route()))
@@ -650,8 +655,8 @@ class BoardExplorer(InteractiveView):
             css = " class='cluedo-reachable'" if chance else ""
             rows.append(f"<tr{css}><td>{escape(self.board.room_name(room))}</td>"
                         f"<td style='text-align:right'>{self._moves_text(room, moves)}</td>"
-                        f"<td style='text-align:right'>{chance}</td>"
-                        f"<td style='text-align:right'>{float(chance):.1%}</td></tr>")
+                        f"<td style='text-align:right' title='exactly {chance}'>"
+                        f"{numbers.chance(chance)}</td></tr>")
         notes = [f"The {escape(self.board.room_name(r))}: {escape(self.how(r))}."
                  for r in self.passage_rooms()]
         if self.show_route:
@@ -663,7 +668,7 @@ class BoardExplorer(InteractiveView):
             notes.append(f"<span style='color:#b71c1c'>{escape(self.message)}</span>")
         return (f"<p class='cluedo-where'>From {escape(self.where())}:</p>"
                 "<table class='cluedo-reach-table'><tr><th>room</th><th>moves</th>"
-                f"<th>chance this turn</th><th></th></tr>{''.join(rows)}</table>"
+                f"<th>chance this turn</th></tr>{''.join(rows)}</table>"
                 + "".join(f"<p>{n}</p>" for n in notes))
 
     def _repr_html_(self) -> str:
@@ -817,6 +822,10 @@ class SuggestionAdvisor(InteractiveView):
 
     def _names(self, option: Option) -> str:
         return ", ".join(self.knowledge.card(c).name for c in option.named)
+
+    def describe(self, option: Option) -> str:
+        """One question as a learner reads it: the cards by name and the bits it gains."""
+        return f"{self._names(option)}: {option.gain:.3f} bits expected"
 
     def answers(self, index: int | None = None) -> str:
         """The chosen question's possible answers, their chances and the bits left after."""

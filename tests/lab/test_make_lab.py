@@ -1,4 +1,4 @@
-"""`make lab` starts JupyterLab on the notebooks (as root too) and serves the start page."""
+"""`make lab` starts JupyterLab on the notebooks (as root too) and opens the start page."""
 
 from __future__ import annotations
 
@@ -51,6 +51,9 @@ def test_make_lab_serves_the_start_notebook(tmp_path):
         if listing is None:
             pytest.fail("JupyterLab did not answer: " + process.stderr.read1().decode()[-2000:]
                         if process.poll() is not None else "JupyterLab did not answer in 90 s")
+        # The server's own address opens lesson 00, not the Launcher.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}") as response:
+            assert response.url.split("?")[0].endswith("/lab/tree/00_start_here.ipynb")
         names = {item["name"] for item in listing["content"]}
         assert "00_start_here.ipynb" in names  # served from the working copy of the lessons
         # The working copy is trusted, so saved boards and tables show before a lesson runs.

@@ -269,6 +269,14 @@ def test_notepad_and_stepper(page, jupyterlab):
         explanation.scroll_into_view_if_needed()
         shot(page, "04_notepad_chance.png")
 
+        # Run All wrote nothing on the learner's own page (the lesson's demo uses another):
+        # every cell blank, and the legend, not a check or a hint, under the buttons.
+        mine = page.locator(".cluedo-learner-notepad")
+        expect(mine.locator(".cluedo-learner-caption")).to_contain_text("Ann's own notes")
+        texts = mine.locator("button.cluedo-learner-cell").all_inner_texts()
+        assert texts and all(not t.strip() for t in texts)
+        expect(mine.locator(".cluedo-learner-message")).to_contain_text("Click a cell")
+
 
 def test_board_explorer(page, jupyterlab):
     with screenshot_on_failure(page, "test_board_explorer"):
@@ -283,13 +291,13 @@ def test_board_explorer(page, jupyterlab):
         expect(drawing.locator("line.cluedo-passage")).to_have_count(2)
         shot(explorer, "05_explorer_start.png")
 
-        # Pick Mrs. Peacock's start: 7 moves to the Conservatory, 7/12 with two dice.
+        # Pick Mrs. Peacock's start: 7 moves to the Conservatory, 58.3% (7/12) with two dice.
         explorer.locator(".cluedo-board-where select").select_option(
             label="Mrs. Peacock's start (6, 23)")
         expect(table).to_contain_text("Mrs. Peacock's start square (6, 23)")
-        expect(table.locator("tr", has_text="Conservatory")).to_contain_text("7/12")
-        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("1/6")
-        expect(drawing.locator("text", has_text="7/12")).to_have_count(1)
+        expect(table.locator("tr", has_text="Conservatory")).to_contain_text("58.3%")
+        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("16.7%")
+        expect(drawing.locator("text", has_text="58.3%")).to_have_count(1)
         expect(table).to_contain_text("Shortest route to the Billiard Room: 10 moves.")
         shot(explorer, "05_explorer_peacock.png")
 
@@ -298,7 +306,7 @@ def test_board_explorer(page, jupyterlab):
         squares = explorer.locator(".cluedo-board-squares")
         squares.locator("button[title='7, 17']").click()
         expect(table).to_contain_text("From square (7, 17)")
-        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("35/36")
+        expect(table.locator("tr", has_text="Billiard Room")).to_contain_text("97.2%")
         expect(drawing.locator(".coordinates text", has_text="17")).to_have_count(2)
         shot(explorer, "05_explorer_square.png")
 
@@ -709,5 +717,5 @@ def test_classroom_app_in_voila(page, voila):
         explorer.locator(".cluedo-board-where select").select_option(
             label="Mrs. Peacock's start (6, 23)")
         expect(explorer.locator(".cluedo-board-table tr", has_text="Conservatory")
-               ).to_contain_text("7/12")
+               ).to_contain_text("58.3%")
         shot(explorer, "app_voila_explorer.png")

@@ -232,3 +232,34 @@ def test_the_view_cycles_marks_and_reveals_the_engine() -> None:
     # The page repaints a button only for a non-empty text: a blank cell is never "".
     assert pad.cell_button("Knife", "Cy").description == BLANK_FACE
     assert "cluedo-learner-grid" in pad._repr_html_()
+
+
+def test_the_learners_marks_are_saved_with_the_notebook_and_come_back() -> None:
+    """The page a learner wrote lives in a hidden widget's synced value (saved with the
+    notebook's widget state, as the exercises' attempts are): every click shows there, and a
+    new notepad given that text shows the same page; a bad page changes nothing."""
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import MARKS_CLASS, LearnerNotepad
+
+    pad = LearnerNotepad(Knowledge.from_dict(SMALL))
+    box = pad.widget()
+    saved = next(c for c in box.children if MARKS_CLASS in c._dom_classes)
+    assert saved.layout.display == "none"
+    assert json.loads(saved.value) == {"marks": [], "chances": []}
+    pad.click("plum", "Ann")
+    pad.click("knife", "Cy")
+    pad.click("knife", "Cy")
+    pad.notes.estimate("hall", "Bob", 25)
+    pad.mark("hall", "Bob", None)   # a refresh, as a click would make
+    state = saved.get_state()["value"]   # what the notebook's widget state keeps
+    assert json.loads(state) == {"marks": [["Knife", "Cy", LACKS], ["Plum", "Ann", HOLDS]],
+                                 "chances": [["Hall", "Bob", "1/4"]]}
+    again = LearnerNotepad(Knowledge.from_dict(SMALL)).restore(state)
+    assert again.notes.marks == pad.notes.marks and again.notes.chances == pad.notes.chances
+    assert repr(again) == repr(pad)
+    for bad in ('{"marks": [["Plum", "Nobody", "holds"]]}', '{"marks": [["Plum", "Ann", "x"]]}',
+                "not json"):
+        with pytest.raises(ValueError if bad != '{"marks": [["Plum", "Nobody", "holds"]]}'
+                           else KeyError):
+            again.restore(bad)
+        assert again.notes.marks == pad.notes.marks

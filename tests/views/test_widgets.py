@@ -180,7 +180,7 @@ def test_stepping_forward_shows_step_one(ann):
     assert "Step 0 of 47" in stepper._text.value
     stepper._forward.click()
     first = deduction.steps[0]
-    assert stepper.position == 1 and stepper._slider.value == 1
+    assert stepper.position == 1 and stepper._step_box.value == 1
     assert escape(first.text) in stepper._text.value
     assert f"[{first.rule_name}]" in stepper._text.value
     assert stepper._grid.value.count("cluedo-concluded") == 1
@@ -194,7 +194,7 @@ def test_stepper_highlights_premises_and_events(ann):
     stepper = DeductionStepper(deduction)
     stepper.widget()
     shown = next(s for s in deduction.steps if s.rule == "showed-one")
-    stepper._slider.value = shown.number  # the slider jumps, like the buttons
+    stepper._step_box.value = shown.number  # the step box jumps, like the buttons
     assert stepper.step is shown and stepper.position == shown.number
     assert stepper._grid.value.count("cluedo-premise") == len(shown.premises) > 0
     used = [line for line in stepper._events.value.split("<li") if "cluedo-event-used" in line]
@@ -243,11 +243,14 @@ def test_picking_peacocks_start_shows_reach_chances():
     moves = room_distances(board, "peacock")
     for room, chance in expected.items():
         assert (f"<td>{board.room_name(room)}</td><td style='text-align:right'>{moves[room]}"
-                f"</td><td style='text-align:right'>{chance}</td>") in explorer._table.value
+                f"</td><td style='text-align:right' title='exactly {chance}'>"
+                f"{numbers.chance(chance)}</td>") in explorer._table.value
     # the drawing shades the rooms and prints the same chances
     svg = ET.fromstring(explorer._drawing.value)
     labels = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
-    assert "7/12" in labels and "5/18" in labels and "1/6" in labels
+    assert {numbers.chance(expected[r]) for r in ("conservatory", "ballroom", "billiard-room")
+            } <= set(labels)
+    assert "58.3%" in labels and not any("/" in str(label) for label in labels)
     assert [c.findtext("{http://www.w3.org/2000/svg}title")
             for c in svg.iter("{http://www.w3.org/2000/svg}circle")] == ["peacock"]
 
@@ -318,7 +321,7 @@ def test_a_secret_passage_is_counted_as_the_rule_book_says(edition, room, far, h
     assert how in explorer.how(far)
     html = explorer._table_html()
     assert (f"<td>{explorer.board.room_name(far)}</td><td style='text-align:right'>passage"
-            f"</td><td style='text-align:right'>1</td>") in html
+            f"</td><td style='text-align:right' title='exactly 1'>100.0%</td>") in html
     assert "'>100.0%</td>" in html.split(explorer.board.room_name(far))[1].split("</tr>")[0]
     assert how in repr(explorer) and f"Or {explorer.ROLLS[explorer.roll]}." in html
     # elsewhere the dice decide alone
@@ -463,3 +466,35 @@ def test_a_live_view_carries_its_static_drawing(ann):
         assert bundle["text/html"] == view._repr_html_()
         assert "application/vnd.jupyter.widget-view+json" in bundle
         assert type(view).__name__ in bundle["text/plain"]
+
+
+# -- Exercises --------------------------------------------------------------------------------
+
+def test_pick_many_is_a_checkbox_per_option_with_an_instruction(ann):
+    """"Choose every one that applies" as ticks (no list box that needs Ctrl-click): ticking
+    the engine's answer and pressing Check is right; one tick short is not."""
+    import ipywidgets as w
+
+    from cluedo_lab.lab.exercises import which_cards
+    from cluedo_lab.views.exercises import ExerciseWidget
+
+    exercise = which_cards(ann, "Cy")
+    view = ExerciseWidget(exercise, spare=None)
+    box = view.widget()
+    assert not any(isinstance(c, w.SelectMultiple) for c in box.children)
+    ticks = [c for c in box.children if isinstance(c, w.GridBox)][0].children
+    assert [t.description for t in ticks] == list(exercise.options)
+    assert all(isinstance(t, w.Checkbox) and not t.value for t in ticks)
+    assert any("Choose every one that applies." in c.value for c in box.children
+               if isinstance(c, w.HTML))
+    check = next(b for b in box.children[-4].children if b.description == "Check")
+    answer = set(exercise.answer)
+    assert answer and len(answer) < len(ticks)
+    for tick in ticks:
+        tick.value = tick.description in answer
+    check.click()
+    assert view.solved and view.message.startswith("✓")
+    view.solved = False
+    ticks[[t.description for t in ticks].index(sorted(answer)[0])].value = False
+    check.click()
+    assert not view.solved and view.message.startswith("✗")
