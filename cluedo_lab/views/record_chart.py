@@ -30,6 +30,9 @@ __all__ = ["RecordChart", "record_chart_svg", "step_text", "gain_bars_svg"]
 
 HEIGHT = 280
 PANEL = 330
+DASHES = ("", ' stroke-dasharray="7 4"', ' stroke-dasharray="2 3"')
+"""Line styles by series, so lines differ in shape as well as colour (and lines that
+coincide still show)."""
 
 
 def _f(value: float) -> str:
@@ -57,10 +60,11 @@ def log_deals(deals: int | Any) -> float:
 
 def step_text(step: Step, total: int) -> str:
     """The step in words: which event, what it was, how many deals fit, the chances."""
-    where = "At the deal" if step.event == 0 else f"After {step.said}"
+    what = step.said.removeprefix(f"event {step.event}: ")
+    where = (f"At the deal, before any of the {total} events" if step.event == 0
+             else f"After event {step.event} of {total} ({what})")
     chances = ", ".join(f"{card} {numbers.chance(p)}" for card, p in step.chances)
-    return (f"{where} (event {step.event} of {total}): {numbers.count(step.deals)} deals fit; "
-            f"in the envelope: {chances}.")
+    return f"{where}: {numbers.count(step.deals)} deals fit; in the envelope: {chances}."
 
 
 def record_chart_svg(steps: Sequence[Step], current: int | None = None) -> str:
@@ -77,8 +81,9 @@ def record_chart_svg(steps: Sequence[Step], current: int | None = None) -> str:
                         [float(s.chances[k][1]) for s in steps], (0.0, 1.0),
                         [(t / 4, numbers.chance(Fraction(t, 4)))
                          for t in range(5)] if k == 0 else [], current, k, axes=k == 0)
-        parts.append(f'<rect x="{PANEL * 2 + 8}" y="{40 + 18 * k}" width="10" height="10" '
-                     f'fill="{PALETTE[k % len(PALETTE)]}"/>')
+        parts.append(f'<line x1="{PANEL * 2 + 4}" y1="{45 + 18 * k}" x2="{PANEL * 2 + 20}" '
+                     f'y2="{45 + 18 * k}" stroke="{PALETTE[k % len(PALETTE)]}" '
+                     f'stroke-width="3"{DASHES[k % len(DASHES)]}/>')
         parts.append(_text(PANEL * 2 + 24, 49 + 18 * k, card))
     now = steps[current if current is not None else total]
     desc = " ".join(step_text(s, total) for s in steps)
@@ -118,9 +123,10 @@ def _panel(steps: Sequence[Step], x0: int, title: str, values: list[float],
     colour = PALETTE[k % len(PALETTE)]
     points = [(px(e), py(v)) for e, v in enumerate(values)]
     parts.append('<polyline points="' + " ".join(f"{_f(a)},{_f(b)}" for a, b in points)
-                 + f'" fill="none" stroke="{colour}" stroke-width="2"/>')
-    parts += [f'<circle cx="{_f(a)}" cy="{_f(b)}" r="3.5" fill="{colour}" class="point"/>'
-              for a, b in points]
+                 + f'" fill="none" stroke="{colour}" stroke-width="{3 - k * 0.5}"'
+                 f'{DASHES[k % len(DASHES)]}/>')
+    parts += [f'<circle cx="{_f(a)}" cy="{_f(b)}" r="{4.5 - k}" fill="{colour}" '
+              'class="point"/>' for a, b in points]
     return parts
 
 

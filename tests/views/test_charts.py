@@ -82,6 +82,6 @@ def test_the_slider_says_what_the_event_was(knowledge: Knowledge) -> None:
     at_deal = chart._words.value
     assert "At the deal" in at_deal and numbers.count(110880) in at_deal
     chart._slider.value = 2
-    assert "Ann asked about Miss Scarlett" in chart._words.value
+    assert "After event 2 of 3 (Ann asked about Miss Scarlett" in chart._words.value
     assert 'class="current"' in chart._picture.value
     assert chart._slider.description == "Event"
