@@ -26,7 +26,7 @@ from .charts_svg import PALETTE
 if TYPE_CHECKING:
     import ipywidgets
 
-__all__ = ["RecordChart", "record_chart_svg", "step_text", "gain_bars_svg"]
+__all__ = ["RecordChart", "GainBars", "record_chart_svg", "step_text", "gain_bars_svg"]
 
 HEIGHT = 280
 PANEL = 330
@@ -187,3 +187,16 @@ class RecordChart(InteractiveView):
     def _refresh(self) -> None:
         self._picture.value = self.svg()
         self._words.value = f'<p aria-live="polite">{escape(self.text())}</p>'
+
+
+class GainBars:
+    """The ranking's bar chart as an object a notebook shows (its SVG)."""
+
+    def __init__(self, ranking: Sequence[Option], edition: Edition, top: int = 8):
+        self.ranking, self.edition, self.top = list(ranking), edition, top
+
+    def __repr__(self) -> str:
+        return f"GainBars(<{len(self.ranking)} questions>, top={self.top})"
+
+    def _repr_svg_(self) -> str:
+        return gain_bars_svg(self.ranking, self.edition, self.top)

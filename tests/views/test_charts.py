@@ -14,6 +14,7 @@ from cluedo_lab.lab.record_steps import record_steps
 from cluedo_lab.rules import numbers
 from cluedo_lab.views.record_chart import (
     HEIGHT,
+    GainBars,
     RecordChart,
     gain_bars_svg,
     log_deals,
@@ -85,3 +86,10 @@ def test_the_slider_says_what_the_event_was(knowledge: Knowledge) -> None:
     assert "After event 2 of 3 (Ann asked about Miss Scarlett" in chart._words.value
     assert 'class="current"' in chart._picture.value
     assert chart._slider.description == "Event"
+
+
+def test_gain_bars_show_as_svg(knowledge: Knowledge) -> None:
+    ranking = rank_questions(knowledge, fixed=["Ballroom"])
+    bars = GainBars(ranking, knowledge.edition, top=3)
+    assert bars._repr_svg_() == gain_bars_svg(ranking, knowledge.edition, top=3)
+    assert bars._repr_svg_().count('class="bar"') == 3
