@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..knowledge.advice import Option
 from ..lab.record_steps import Step, record_steps
@@ -53,7 +53,7 @@ def _svg(width: int, height: int, title: str, desc: str, parts: list[str]) -> st
             f'<rect width="{width}" height="{height}" fill="white"/>\n{body}\n</svg>')
 
 
-def log_deals(deals: int | Any) -> float:
+def log_deals(deals: int | Fraction) -> float:
     """Where a count of deals sits on the log scale: its power of ten."""
     return math.log10(float(deals)) if deals > 0 else 0.0
 
