@@ -12,7 +12,10 @@ level-5 puzzle in under 2 s.
 For the deduction kinds it also reports the share of candidates refused for grading by a
 harder proof than the record needs (``puzzle_kinds.REFUSED``): the level came only from
 counting the face-up cards like a hand, or fewer events than the worked solution's force the
-answer. Every level ``levels_of`` accepts must still be found.
+answer. Every level ``levels_of`` accepts must still be found. For chance puzzles, the share of
+level 4-5 candidates refused for a denominator past ``CHANCE_DENOMINATOR[5]`` (no division a
+learner checks by hand); for best-question, the share of level-5 candidates refused because the
+only runner-up that made them level 5 was closer than ``BEST_MARGIN[-1]`` bits.
 
     python benchmarks/puzzles.py            # a few minutes
     python benchmarks/puzzles.py --quick    # fewer seeds
@@ -33,7 +36,8 @@ sys.path.insert(0, str(HERE))
 
 from run import baseline, percentile  # noqa: E402
 
-from cluedo_lab.lab.puzzles import KINDS, REFUSED, PuzzleError, generate, levels_of  # noqa: E402
+from cluedo_lab.lab.puzzle_kinds import REFUSED, generate, levels_of  # noqa: E402
+from cluedo_lab.lab.puzzles import KINDS, PuzzleError  # noqa: E402
 from cluedo_lab.rules.edition import all_editions  # noqa: E402
 
 EDITIONS = tuple(e.id for e in all_editions())
@@ -92,6 +96,11 @@ def describe(row: dict) -> str:
                   f"({wrong / refused['candidates']:.0%}: bookkeeping "
                   f"{refused.get('bookkeeping', 0)}, smaller set {refused.get('smaller-set', 0)};"
                   f" one-event distractors kept out {refused.get('kept-out', 0)})")
+    for kind, total, why in (("chance", "chance", "denominator"),
+                             ("best-question", "best-question", "too-close")):
+        if row["kind"] == kind and refused.get(total):
+            extra += (f" refused {refused.get(why, 0)}/{refused[total]} "
+                      f"({refused.get(why, 0) / refused[total]:.0%}) for {why}")
     t = row["seconds"]
     timing = f"{statistics.median(t):.2f}/{percentile(t, 90):.2f}/{max(t):.2f}s" if t else "-"
     if row["missing"] and max(row["failed_seconds"]) >= 0.01:
@@ -127,6 +136,16 @@ def main() -> None:
               f" ({(books + smaller) / candidates:.1%}; face-up bookkeeping {books}, a smaller "
               f"set of events {smaller}); cut-downs that kept out a distractor proving the "
               f"answer alone: {kept}")
+    for kind, total, why, what in (
+            ("chance", "chance", "denominator",
+             "level 4-5 chance candidates refused for a denominator past 1,000"),
+            ("best-question", "best-question", "too-close",
+             "level-5 best-question candidates refused for a margin under 0.05 bits")):
+        mine = [r for r in rows if r["kind"] == kind and (kind == "chance" or r["level"] == 5)]
+        tried = sum(r["refused"].get(total, 0) for r in mine)
+        if tried:
+            cut = sum(r["refused"].get(why, 0) for r in mine)
+            print(f"{what}: {cut}/{tried} ({cut / tried:.1%})")
     lost = [f"{r['kind']} L{r['level']}" for r in rows if r["editions"] and not r["found"]]
     print("levels with no puzzle found: " + (", ".join(lost) if lost else "none"))
     every = [t for r in rows for t in r["seconds"]]

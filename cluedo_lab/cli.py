@@ -371,7 +371,7 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _puzzle(args: argparse.Namespace) -> int:
-    from .lab.puzzles import generate
+    from .lab.puzzle_kinds import generate
     if args.from_review:
         from .lab.review import load_review, puzzle_from_review
         puzzle = puzzle_from_review(load_review(args.from_review, args.seat), args.event)
@@ -405,7 +405,7 @@ def _levels(text: str) -> list[int]:
 
 
 def _puzzle_book(args: argparse.Namespace) -> int:
-    from .lab.puzzles import make_book
+    from .lab.puzzle_kinds import make_book
     from .views.puzzle_book import book_html, book_notebook
     if not 1 <= args.count <= 200:
         raise CluedoLabError(f"--count: 1 to 200 puzzles, not {args.count}")

@@ -45,7 +45,15 @@ def bot_names(for_students: bool = False) -> list[str]:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its registry name, with an optional threshold: ``detective@0.8``."""
+    """A bot from its registry name, with an optional threshold: ``detective@0.8``.
+
+    >>> make_bot("detective@0.8", seed=3)
+    Detective(seed=3, threshold=0.8)
+    >>> from cluedo_lab.games import new_game
+    >>> game = new_game("cluedo-card-game-2018", 3, seed=1)
+    >>> game.is_legal(make_bot("random", seed=1).choose(game, game.current))
+    True
+    """
     name, at, param = spec.strip().partition("@")
     cls = BOTS.get(name)
     if cls is None:

@@ -116,7 +116,13 @@ class Strategy:
         return self.name if self.threshold == 1 else f"{self.name}@{self.threshold:g}"
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.label!r}, seed={self.seed})"
+        """Evaluable: the class and the settings that differ from the defaults."""
+        settings = [f"seed={self.seed}"]
+        if self.threshold != 1:
+            settings.append(f"threshold={self.threshold!r}")
+        if self.patience != 200:
+            settings.append(f"patience={self.patience!r}")
+        return f"{type(self).__name__}({', '.join(settings)})"
 
     # -- knowledge ---------------------------------------------------------------------------
     def seat_knowledge(self, game: Game, seat: int) -> SeatKnowledge:

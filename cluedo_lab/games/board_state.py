@@ -259,7 +259,7 @@ class BoardState(Game):
                          if not isinstance(p, str) and s != mine)
 
     def pieces(self) -> dict[str, Node]:
-        """Suspect id -> square or room, for :func:`cluedo_lab.board_svg.render_svg`."""
+        """Suspect id -> square or room, for :func:`cluedo_lab.views.board_svg.render_svg`."""
         return dict(self.positions)
 
     @property

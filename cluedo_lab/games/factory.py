@@ -46,6 +46,17 @@ def new_game(edition: Edition | str | Variant | Mapping[str, Any],
     players may leave it out. The board engine reads only some rules from the edition: a board
     variant that changes another one raises :class:`VariantError` saying which (see
     :func:`~cluedo_lab.rules.variant.board_support`).
+
+    >>> game = new_game("cluedo-card-game-2018", ["Ann", "Bob", "Cy"], seed=1)
+    >>> game
+    <CardGame2018('cluedo-card-game-2018', ['Ann', 'Bob', 'Cy'], seed=1): 0 actions, seat 0 to act>
+    >>> action = game.legal_actions()[0]
+    >>> action.kind
+    'ask'
+    >>> game.apply(action); len(game.history)
+    1
+    >>> game.undo() == action
+    True
     """
     if isinstance(edition, Mapping):
         edition = variant_from_dict(edition)

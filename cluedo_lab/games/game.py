@@ -4,7 +4,7 @@ A game is a seeded deal plus the list of actions applied to it, so it saves as a
 JSON and replays exactly. Whoever must act next (the player whose turn it is, or a player who
 must choose which card to show) is :attr:`Game.current`; :meth:`Game.legal_actions` lists what
 they may do and :meth:`Game.apply` does it, refusing anything else with an
-:class:`~cluedo_lab.errors.IllegalAction` that says why and leaves the game unchanged.
+:class:`~cluedo_lab.rules.errors.IllegalAction` that says why and leaves the game unchanged.
 
 Before every action the game saves its position (the attributes that change during play), so
 an action that fails half-way changes nothing; :meth:`Game.undo` takes the last action back by
@@ -30,7 +30,7 @@ from ..records import Record
 from ..records.parse import player_name_problem
 from ..records.seats import seat_view
 from ..rules.deal import Deal, deal
-from ..rules.edition import Card, Edition, load_edition
+from ..rules.edition import Card, Edition, check_playable, load_edition
 from ..rules.errors import (
     IllegalAction,
     InvalidArgument,
@@ -38,7 +38,6 @@ from ..rules.errors import (
     SavedGameError,
     WrongType,
 )
-from ..rules.limits import check_playable
 from ..rules.variant import edition_ref
 from .action import Action
 from .loop import LIMIT, Player, run

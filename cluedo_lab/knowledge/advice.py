@@ -77,7 +77,7 @@ class Option:
     outcomes: list[Outcome] = field(default_factory=list)
 
     def __repr__(self) -> str:
-        return f"Option({list(self.named)}, gain={self.gain:.4f} bits)"
+        return f"<Option {list(self.named)}: gain {self.gain:.4f} bits>"
 
 
 def legal_questions(knowledge: Knowledge, fixed: Sequence[str | Card] = ()

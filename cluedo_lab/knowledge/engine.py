@@ -5,8 +5,8 @@ of the card × place table is *known* exactly when it is the same in every consi
 deduction is complete by construction: nothing entailed is missed, whatever rule it would take.
 Probabilities are the share of consistent deals (weighted by the observation model), as exact
 fractions. Adding an event that leaves no consistent deal raises
-:class:`~cluedo_lab.errors.Contradiction` naming the smallest set of events in conflict, and the
-knowledge stays as it was.
+:class:`~cluedo_lab.rules.errors.Contradiction` naming the smallest set of events in conflict, and
+the knowledge stays as it was.
 """
 
 from __future__ import annotations
@@ -43,6 +43,20 @@ class Knowledge:
     ``max_states`` bounds the counting's work: a record whose count could need more DP
     states is refused with :class:`~cluedo_lab.rules.errors.ProblemTooLarge` before any
     memory is spent (None: no limit).
+
+    >>> k = Knowledge.from_dict({
+    ...     "edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"],
+    ...     "observer": "Ann", "hand": ["Rope", "Hall", "Plum", "Study", "Dagger", "Kitchen"],
+    ...     "events": [{"suggest": ["Green", "Candlestick", "Hall"], "by": "Ann",
+    ...                 "passed": ["Bob"], "shown_by": "Cy", "card": "Green"}]})
+    >>> k
+    <Knowledge cluedo-classic-1949 for 'Ann': 1 events, 26,208 consistent deals>
+    >>> k.status("Green", "Cy"), k.status("Rope", "envelope")   # known there, known not
+    (True, False)
+    >>> k.probability("White", "envelope")   # an exact chance
+    Fraction(1, 4)
+    >>> k.add({"accuse": ["White", "Spanner", "Library"], "by": "Cy", "correct": False}).undo()
+    <Knowledge cluedo-classic-1949 for 'Ann': 1 events, 26,208 consistent deals>
     """
 
     def __init__(self, record: Record, model: str = "uniform",

@@ -1,27 +1,42 @@
 """Explanations a learner can follow: named rules, each step citing its premises.
 
-Counting (``knowledge.py``) decides what is known; this module says *why*. A :class:`Deduction`
-applies a small set of named rules to the card × place table until nothing changes, recording
-every step with the facts and events it used, so it can be replayed one step at a time. To
-explain one fact, :func:`explain` first shrinks the record to an irreducible set of events that
-still forces it (checked by exact counting), then looks for a chain of rule steps from those
-events; where no direct chain exists, it argues by contradiction, then by cases, and as a last
-resort cites the exhaustive count.
+Counting (:mod:`cluedo_lab.knowledge.engine`) decides what is known; this module says *why*.
+A :class:`Deduction` applies a small set of named rules to the card × place table until nothing
+changes, recording every step with the facts and events it used, so it can be replayed one step
+at a time. To explain one fact, :func:`explain` first shrinks the record to an irreducible set
+of events that still forces it (checked by exact counting), then looks for a chain of rule steps
+from those events; where no direct chain exists, it argues by contradiction, then by cases, and
+as a last resort cites the exhaustive count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import Protocol
 
 from ..records import ENVELOPE, FACE_UP, Event, Record
 from ..rules.edition import Card, Edition
 from . import constraints as cons
 from .conflicts import irreducible_conflict
 
-if TYPE_CHECKING:
-    from .engine import Knowledge
+
+class Known(Protocol):
+    """What :func:`explain` asks of the counted knowledge it explains (a
+    :class:`~cluedo_lab.knowledge.engine.Knowledge` is one; the engine imports this module)."""
+
+    @property
+    def record(self) -> Record: ...
+
+    def card(self, card: str | Card) -> Card: ...
+
+    def status(self, card: str | Card, place: str) -> bool | None: ...
+
+    def probability(self, card: str | Card, place: str) -> Fraction: ...
+
+    def entails(self, card: str | Card, place: str, value: bool,
+                events: Iterable[Event] | None = None) -> bool: ...
 
 RULES = {
     "observed": "Observed",
@@ -323,7 +338,10 @@ class Deduction:
                                 for c in sorted(live, key=deck_order.__getitem__)) + "}"
                 for live, _ in chosen)
             events = tuple(sorted({clause.source for _, clause in chosen}))
-            premises = tuple(Fact(c, place, True) for c in held)
+            # The cards held, and the cards each group has lost (why only these are left).
+            premises = tuple(Fact(c, place, True) for c in held) + tuple(
+                Fact(c, place, False) for live, clause in chosen for c in clause.cards
+                if c not in live)
             if len(chosen) > need:
                 self._contradict(premises, events,
                                  f"{place} has room for {_cards(need)} more but must hold one "
@@ -415,7 +433,7 @@ def _numbered(steps: Sequence[Step]) -> list[str]:
     return [f"  {i}. [{s.rule_name}] {s.text}" for i, s in enumerate(steps, start=1)]
 
 
-def minimal_events(knowledge: Knowledge, fact: Fact) -> tuple[Event, ...]:
+def minimal_events(knowledge: Known, fact: Fact) -> tuple[Event, ...]:
     """An irreducible set of events that still forces ``fact``: the events in conflict with
     its opposite, found by divide and conquer (:mod:`.conflicts`)."""
     def consistent(events: list[Event]) -> bool:
@@ -424,8 +442,8 @@ def minimal_events(knowledge: Knowledge, fact: Fact) -> tuple[Event, ...]:
     return tuple(irreducible_conflict(knowledge.record.events, consistent))
 
 
-def explain(knowledge: Knowledge, card: str | Card, place: str) -> Explanation:
-    """Explain a known cell of ``knowledge`` (a :class:`~cluedo_lab.knowledge.Knowledge`)."""
+def explain(knowledge: Known, card: str | Card, place: str) -> Explanation:
+    """Explain a known cell of ``knowledge`` (a :class:`~cluedo_lab.knowledge.engine.Knowledge`)."""
     card_id = knowledge.card(card).id
     status = knowledge.status(card_id, place)
     if status is None:

@@ -62,8 +62,8 @@ class SampleEstimate:
         return Fraction(self.counts.get((card, place), 0), self.accepted)
 
     def __repr__(self) -> str:
-        return (f"SampleEstimate({self.accepted:,} of {self.tries:,} random deals fitted, "
-                f"acceptance {float(self.acceptance):.2%})")
+        return (f"<SampleEstimate: {self.accepted:,} of {self.tries:,} random deals fitted, "
+                f"acceptance {float(self.acceptance):.2%}>")
 
 
 class _Dealer:

@@ -49,7 +49,7 @@ class Chart:
     height: int = 320
 
     def __repr__(self) -> str:
-        return f"Chart({self.title!r})"
+        return f"<Chart {self.title!r}>"
 
 
 def bar_chart(labels: Sequence[str], values: Sequence[Number] | Mapping[str, Sequence[Number]],

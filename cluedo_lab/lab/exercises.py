@@ -400,7 +400,8 @@ def deduction_hints(knowledge: Knowledge, card: str, place: str) -> tuple[tuple[
     from .puzzles import fact_hints, solution_lines  # same layer; puzzles imports this module
 
     why = knowledge.explain(card, place)
-    return fact_hints(why), "\n".join(solution_lines(why, knowledge.edition))
+    return fact_hints(why), "\n".join(solution_lines(why, knowledge.edition,
+                                                    record=knowledge.record))
 
 
 def where_is(knowledge: Knowledge, card: str, prompt: str = "") -> Exercise:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 import re
 import time
@@ -38,11 +39,13 @@ from ..rules.errors import ActionLimit, Contradiction, RecordError
 from ..rules.variant import Variant, spec_of
 from .exercises import Exercise, percent
 from .puzzles import (
+    BEST_MARGIN,
     CHANCE_DENOMINATOR,
     KINDS,
     LEVELS,
     Puzzle,
     PuzzleError,
+    bits,
     fact_features,
     fact_hints,
     grade,
@@ -61,7 +64,11 @@ over every search since the last ``clear()`` (``benchmarks/puzzles.py`` reports 
 a hand to work out; ``bookkeeping``, those graded lower once the face-up cards are read at a
 glance like your own; ``smaller-set``, cut-down records where fewer events than the worked
 solution uses already force the answer; ``kept-out``, cut-downs that left out distractors
-each of which forces the answer alone (the puzzle is made, without them)."""
+each of which forces the answer alone (the puzzle is made, without them). Chance: ``chance``,
+level 4-5 candidates; ``denominator``, those refused for a denominator past
+``CHANCE_DENOMINATOR[5]``. Best-question: ``best-question``, candidate records;
+``too-close``, level-5 candidates refused because only a runner-up closer than
+``BEST_MARGIN[-1]`` bits would have made them level 5."""
 
 SMALLEST_CHECKED = 3
 """The largest set of events tried when looking for a smaller proof than the worked
@@ -537,7 +544,7 @@ def _who_holds(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
         traps = {_place(p): _why_not(k, card.id, p) for p in places if p != fact.place}
     if len(certain) != 1:
         return None  # the engine must find exactly one answer
-    solution = solution_lines(why, ed, record.observer)
+    solution = solution_lines(why, ed, record.observer, record)
     exercise = Exercise(question, "pick", answer_label, options, fact_hints(why, record.observer),
                         "\n".join(solution), traps)
     return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
@@ -570,7 +577,7 @@ def _key_event(kind: str, k: Knowledge, fact: Fact, why: Explanation, data: dict
              if e.position != proves[0]}
     hints = fact_hints(why, record.observer)[1:] or (
         "Take each event alone and ask what it forces.",)
-    solution = solution_lines(why, ed, record.observer)
+    solution = solution_lines(why, ed, record.observer, record)
     exercise = Exercise(question, "pick", f"event {proves[0]}", options, hints,
                         "\n".join(solution), traps)
     return Puzzle(kind, level, ed.id, 0, question, data, answer, solution,
@@ -646,7 +653,8 @@ def _contradiction_of(base: dict[str, Any], full: Knowledge, fact: Fact, needed:
     lines = [f"Event {where + 1} says {fact.place} has none of the cards asked about, "
              f"yet the other events prove that {fact.text(ed)}. The proof, without "
              f"event {where + 1}:"] + [_renumbered(line, where + 1)
-                                       for line in solution_lines(why, ed, record.observer)[1:]]
+                                       for line in solution_lines(why, ed, record.observer,
+                                                                    honest.record)[1:]]
     answer = {"events": list(conflict), "card": fact.card, "place": fact.place}
     hints = (f"Find the card that {fact.place} must hold; then look for an event that "
              "denies it.", *fact_hints(why, record.observer)[1:])
@@ -741,9 +749,16 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             naive = Fraction(1, len(open_places))
             sizes = {q: (_room(k, q)) for q in open_places}
             weighted = Fraction(sizes[place], sum(sizes.values())) if sum(sizes.values()) else naive
+            alike = _envelope_alike(k, card) if place == ENVELOPE else 0
             features = {"steps": len(record.events) + 1, "events": len(record.events),
                         "naive_right": p == naive, "weighted_right": p == weighted,
+                        "envelope_right": bool(alike) and p == Fraction(1, alike),
                         "denominator": p.denominator, "deals": int(k.consistent_deals)}
+            if level >= 4:
+                REFUSED["chance"] += 1
+                if p.denominator > CHANCE_DENOMINATOR[5]:
+                    REFUSED["denominator"] += 1     # no division a learner checks by hand
+                    continue
             if grade("chance", features) != level:
                 continue
             total = int(k.consistent_deals)
@@ -752,12 +767,10 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             question = (f"What is the chance that {_place(place)} holds {name}? Count every "
                         "deal that fits what you saw as equally likely, whichever card a player "
                         "chose to show. (a fraction or a percentage)")
-            lines = [f"Count the deals that fit everything you know: {total:,}.",
-                     f"In {hits:,} of them {_place(place)} holds {name}: {hits:,} of {total:,} "
-                     f"deals, {percent(p)}."]
-            if p != naive:
-                lines.append(f"Not 1 in {len(open_places)} (one per place still open): the "
-                             "places differ in free room and the events weigh them.")
+            lines = _by_hand(k, card, place, p, features, sizes, alike)
+            lines += [f"The exact count, to check: {total:,} deals fit everything you know; "
+                      f"in {hits:,} of them {_place(place)} holds {name}: {hits:,} of "
+                      f"{total:,}, {p} ({percent(p)})."]
             traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
                      "equally likely; they are not here." if p != naive else "",
                      1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}
@@ -776,6 +789,53 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
     return None
 
 
+def _envelope_alike(k: Knowledge, card: str) -> int:
+    """How many cards of ``card``'s kind may still be the envelope's one, when the envelope
+    holds one of that kind (else 0)."""
+    ed = k.edition
+    category = ed.card(card).category
+    if ed.deal.envelope[category] != 1:
+        return 0
+    return sum(1 for c in ed.cards if c.category == category
+               and k.status(c.id, ENVELOPE) is None)
+
+
+def _by_hand(k: Knowledge, card: str, place: str, p: Fraction, features: Mapping[str, Any],
+             sizes: Mapping[str, int], alike: int) -> list[str]:
+    """The way to the chance on paper, before the exact count: a symmetry where one holds,
+    else a Bayes table over the places the card can be, with each place's share of the deals
+    in the smallest whole numbers (a small count a learner adds and divides)."""
+    ed = k.edition
+    name = ed.card(card).name
+    places = list(sizes)
+    if features["naive_right"]:
+        return [f"By symmetry: {name} can still be in {len(places)} places "
+                f"({_or_list([_place(q) for q in places])}), and here they are equally likely, "
+                f"so the chance is 1/{len(places)}."]
+    if features["envelope_right"]:
+        return [f"By symmetry: the envelope holds one {ed.card(card).category.lower()}, "
+                f"{alike} are still possible there and nothing you saw tells them apart, so "
+                f"each is in the envelope with chance 1/{alike}."]
+    room = ", ".join(f"{_place(q)} {sizes[q]}" for q in places)
+    if features["weighted_right"]:
+        return [f"By free room: the places {name} can still be in have room for this many "
+                f"unknown cards: {room}. Each free slot is equally likely to hold it, so the "
+                f"chance is {sizes[place]}/{sum(sizes.values())}."]
+    shares = {q: k.probability(card, q) for q in places}
+    scale = math.lcm(*(s.denominator for s in shares.values()))
+    weights = {q: int(s * scale) for q, s in shares.items()}
+    table = ", ".join(f"{_place(q)} {w}" for q, w in weights.items())
+    return [f"No symmetry here: the events weigh the places, so count by cases (a Bayes "
+            f"table). Split the deals that fit by where {name} is; they come in these "
+            f"proportions: {table} (out of {scale}).",
+            f"So the chance is {weights[place]}/{scale}"
+            + (f" = {p}." if p.denominator != scale else ".")]
+
+
+def _or_list(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" or {words[-1]}"
+
+
 def _room(k: Knowledge, place: str) -> int:
     """How many unknown cards ``place`` still has room for."""
     record = k.record
@@ -787,6 +847,40 @@ def _room(k: Knowledge, place: str) -> int:
 
 
 # -- best-question ------------------------------------------------------------------------------
+
+def _shown_margin(best: Any, runner: Any) -> float:
+    """The margin as the learner works it: the bits each question leaves, to two decimals,
+    subtracted (the bits now are the same for both)."""
+    return round(round(runner.expected_entropy, 2) - round(best.expected_entropy, 2), 2)
+
+
+def _shown_gain(option: Any, now: float) -> str:
+    """A question's worth as the worked solution subtracts it, to two decimals."""
+    return bits(round(now, 2) - round(option.expected_entropy, 2))
+
+
+def _worth_lines(ed: Edition, best: Any, runner: Any, label: Any, options: Sequence[Any]
+                 ) -> list[str]:
+    """The by-hand working: the kit's formula for the best question and the runner-up (each
+    answer's chance and the bits it leaves), then the value of every option."""
+    now = best.gain + best.expected_entropy
+    lines = [f"A question is worth the bits of doubt about the envelope now ({bits(now)}) "
+             "minus the bits each answer would leave, weighted by its chance:"]
+    for option in (best, runner):
+        lines.append(f"  {label(option)}:")
+        for o in option.outcomes:
+            said = o.label()
+            if o.card is not None:
+                said = said.replace(o.card, ed.card(o.card).name)
+            lines.append(f"    {said}: chance {o.probability} ({percent(o.probability)}), "
+                         f"leaves {bits(o.entropy_after)} bits")
+        lines.append(f"    worth {bits(now)} - {bits(option.expected_entropy)} = "
+                     f"{_shown_gain(option, now)} bits")
+    lines.append("Every option, worked the same way: " + "; ".join(
+        f"{label(o)} {_shown_gain(o, now)} bits" for o in options) + ".")
+    return lines
+
+
 
 def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | None:
     base = _base(game, seat)
@@ -808,14 +902,21 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
     by_value: dict[float, Any] = {}
     for option in others:
         by_value.setdefault(round(option.gain, 9), option)
+    REFUSED["best-question"] += 1
+    close = False
     for runner in by_value.values():
-        margin = best.gain - runner.gain
+        margin = _shown_margin(best, runner)
+        if margin < BEST_MARGIN[-1]:
+            close = True     # decided by a third decimal: no learner's choice
+            continue
         features = {"steps": 2, "events": len(k.record.events),
-                    "margin_bits": round(margin, 4), "best_bits": round(best.gain, 4),
+                    "margin_bits": margin, "best_bits": round(best.gain, 4),
                     "questions": len(ranked)}
         if grade("best-question", features) == level:
             break
     else:
+        # Only level 5 took such runners-up before (down to 0.0005 bits): count them there.
+        REFUSED["too-close"] += close and level == 5
         return None
     below = [o for o in others if o is not runner and o.gain <= runner.gain + 1e-9]
     if len(below) < 2:
@@ -831,20 +932,19 @@ def _best_question(game: Game, seat: int, rng: random.Random, level: int) -> Puz
     options = tuple(label(o) for o in choices)
     question = ("Which of these questions would you ask next, to learn the most about the "
                 "envelope on average?")
-    gains = {label(o): o.gain for o in choices}
-    lines = ["Expected information gain (bits) of each, computed over every deal that fits:"]
-    lines += [f"  {lab}: {g:.3f} bits" for lab, g in sorted(gains.items(), key=lambda x: -x[1])]
-    lines.append(f"The best beats the next best here by {margin:.3f} bits. A question is "
+    lines = _worth_lines(ed, best, runner, label, sorted(choices, key=lambda o: -o.gain))
+    lines.append(f"The best beats the next best here by {bits(margin)} bits. A question is "
                  "worth most when its possible answers are about equally likely and each "
                  "would rule out many envelopes; cards you already know add nothing.")
-    traps = {lab: f"{lab} gains {g:.3f} bits on average; one of the others gains more."
-             for lab, g in gains.items() if lab != label(best)}
+    now = best.gain + best.expected_entropy
+    traps = {label(o): f"{label(o)} gains {_shown_gain(o, now)} bits on average; one of the "
+             "others gains more." for o in choices if o is not best}
     hints = ("Cards whose place you already know tell you nothing new when asked about.",
              "Prefer cards that could be in several places, the envelope among them.",
              "Which question splits the possible envelopes most evenly?")
     exercise = Exercise(question, "pick", label(best), options, hints, "\n".join(lines), traps)
     answer = {"question": list(best.named), "gain_bits": round(best.gain, 6),
-              "runner_up": list(runner.named), "margin_bits": round(margin, 6)}
+              "runner_up": list(runner.named), "margin_bits": margin}
     return Puzzle("best-question", level, ed.id, 0, question, data, answer, lines, features,
                   exercise, _setup_text(record), _event_texts(record))
 
@@ -875,7 +975,7 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
     names = {r: _card_name(game.edition, r) for r in board.rooms}
     character = game.characters[seat]
     where = names.get(here, here) if isinstance(here, str) else \
-        f"the square at row {here[0] + 1}, column {here[1] + 1}"
+        f"the square at row {here[0]}, column {here[1]}"
     data = _base(game, seat)
     ed = game.edition
     piece = ed.card(character).name
@@ -911,11 +1011,18 @@ def _reach(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | No
                   "at": here if isinstance(here, str) else list(here),
                   "pieces": {s: p if isinstance(p, str) else list(p)
                              for s, p in game.pieces().items()},
-                  "roll": roll}
+                  "roll": roll, "dice": _faces(roll, game.dice.count, game.dice.sides)}
     board_info["squares"] = _board_text(game, character)
     record = _record(data, game.edition)
     return Puzzle("reach", level, ed.id, 0, question, data, answer, lines, features, exercise,
                   _setup_text(record), [], board_info)
+
+
+def _faces(roll: int, count: int, sides: int) -> list[int]:
+    """Dice faces that make ``roll``, as even as they come (3 and 4 for 7 on two dice)."""
+    low, extra = divmod(roll, count)
+    faces = [low + 1] * extra + [low] * (count - extra)
+    return faces if all(1 <= f <= sides for f in faces) else [roll]
 
 
 def _play_on(game: Game, bots: Sequence[Player[Game]], count: int) -> int:
@@ -942,13 +1049,14 @@ def _board_text(game: BoardGame, mine: str) -> list[str]:
         else:
             row, col = where
             rows[row][col] = mark
-            legend.append(f"{mark} {name}: row {row + 1}, column {col + 1}")
+            legend.append(f"{mark} {name}: row {row}, column {col}")
     letters = sorted({board.grid[r][c]: room for room, squares in board.room_squares.items()
                       for r, c in list(squares)[:1]}.items())
     return (["".join(row) for row in rows]
             + ["Rooms: " + ", ".join(f"{ch} {_card_name(ed, room)}" for ch, room in letters)
                + "; . corridor; ^ v < > a door, opening that way; % staircase; "
-               "# off the board; digits: start squares.",
+               "# off the board; digits: start squares. Rows are numbered from 0 at the "
+               "top and columns from 0 at the left, as on the board's edges and at the Table.",
                "Pieces: " + "; ".join(legend) + "."])
 
 
@@ -1029,18 +1137,21 @@ def _moment_question(k: Knowledge, data: dict[str, Any], asked: tuple[str, ...],
         return " + ".join(ed.card(c).name for c in option.named)
 
     runner = max((o for o in choices if o is not best), key=lambda o: o.gain)
-    margin = best.gain - runner.gain
-    features = {"steps": 2, "events": len(record.events), "margin_bits": round(margin, 4),
+    margin = _shown_margin(best, runner)
+    features = {"steps": 2, "events": len(record.events), "margin_bits": margin,
                 "best_bits": round(best.gain, 4), "questions": len(ranked)}
     where = f" in the {ed.card(room).name}" if room else ""
     question = (f"In the game, {record.observer} asked {label(mine)}{where} here. Which of "
                 "these questions would you ask, to learn the most about the envelope on "
                 "average?")
-    gains = {label(o): o.gain for o in choices}
-    lines = ["Expected information gain (bits) of each, computed over every deal that fits:"]
-    lines += [f"  {lab}: {g:.3f} bits" for lab, g in sorted(gains.items(), key=lambda x: -x[1])]
-    traps = {lab: f"{lab} gains {g:.3f} bits on average; one of the others gains more."
-             for lab, g in gains.items() if lab != label(best)}
+    lines = _worth_lines(ed, best, runner, label, sorted(choices, key=lambda o: -o.gain))
+    if _shown_margin(best, runner) < BEST_MARGIN[-1]:
+        lines.append(f"{label(best)} and {label(runner)} are worth the same to two decimals: "
+                     "either is a good question here, and the engine's choice rests on a "
+                     "third decimal no one works to by hand.")
+    now = best.gain + best.expected_entropy
+    traps = {label(o): f"{label(o)} gains {_shown_gain(o, now)} bits on average; one of the "
+             "others gains more." for o in choices if o is not best}
     hints = ("Cards whose place you already know tell you nothing new when asked about.",
              "Which question splits the possible envelopes most evenly?")
     exercise = Exercise(question, "pick", label(best), tuple(label(o) for o in choices), hints,

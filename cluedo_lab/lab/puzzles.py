@@ -21,19 +21,22 @@ in :mod:`.puzzle_kinds`; this module holds the puzzle, its grading and its worke
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..knowledge.explain import Explanation
-from ..records import FACE_UP
+from ..knowledge import constraints as cons
+from ..knowledge.explain import Deduction, Explanation, Fact, Step
+from ..records import ENVELOPE, FACE_UP, Record
 from ..rules.edition import Edition
 from ..rules.errors import CluedoLabError
 from .exercises import Exercise
 
-__all__ = ["KINDS", "Puzzle", "PuzzleError", "grade", "fact_features", "solution_lines"]
+__all__ = ["KINDS", "Puzzle", "PuzzleError", "grade", "fact_features", "solution_lines",
+           "worked_solution", "ProofLine", "BEST_MARGIN", "bits"]
 
 KINDS = ("who-holds", "envelope", "key-event", "chance", "best-question", "contradiction",
          "reach")
@@ -42,8 +45,22 @@ LEVELS = (1, 2, 3, 4, 5)
 COUNTING_RULES = frozenset({"full-hand", "needs-all", "hand-lock"})
 """Rules that count the cards of a hand: the learner must use hand sizes, not just events."""
 
-CHANCE_DENOMINATOR = {3: 12, 4: 200}
-"""The largest denominator of a level-3 and a level-4 chance (past the shortcuts)."""
+CHANCE_DENOMINATOR = {3: 12, 4: 100, 5: 1000}
+"""The largest denominator of a level-3, 4 and 5 chance (past the shortcuts). Past 1,000 a
+learner cannot check the last division of the Bayes table by hand: the generator refuses
+the candidate."""
+
+
+BEST_MARGIN = (0.5, 0.3, 0.2, 0.1, 0.05)
+"""The least margin, in bits to two decimals as the solution prints them, between the best
+question offered and the runner-up at levels 1-5. The learner checks it with the kit's
+formula (bits now minus the bits each answer leaves, weighted by its chance) worked to two
+decimals; a smaller margin rests on a third decimal, and the generator refuses it."""
+
+
+def bits(value: float) -> str:
+    """Bits to two decimals, as a learner works them (never "-0.00")."""
+    return f"{round(value, 2) + 0.0:.2f}"
 
 
 class PuzzleError(CluedoLabError, ValueError):
@@ -170,15 +187,15 @@ def grade(kind: str, features: Mapping[str, Any]) -> int:
     if kind == "chance":
         if features["events"] == 0 and features["naive_right"]:
             return 1
-        if features["naive_right"] or features["weighted_right"]:
+        if features["naive_right"] or features["weighted_right"] or \
+                features.get("envelope_right"):
             return 2
         if features["denominator"] <= CHANCE_DENOMINATOR[3]:
             return 3
         return 4 if features["denominator"] <= CHANCE_DENOMINATOR[4] else 5
     if kind == "best-question":
         margin = features["margin_bits"]
-        return 1 if margin >= 0.5 else 2 if margin >= 0.2 else 3 if margin >= 0.08 else \
-            4 if margin >= 0.02 else 5
+        return next((lv for lv, least in enumerate(BEST_MARGIN, start=1) if margin >= least), 5)
     if kind == "reach":
         score = features["rooms"] + 2 * features["blocked_matters"] + features["near_misses"]
         return 1 if score <= 1 else 2 if score <= 3 else 3 if score <= 5 else \
@@ -212,44 +229,238 @@ def bookkeeping(step: Any, observer: str | None) -> bool:
         step.premises[0].holds and step.premises[0].place in seen
 
 
-def solution_lines(explanation: Explanation, edition: Edition, observer: str | None = None
-                   ) -> list[str]:
+@dataclass(frozen=True)
+class ProofLine:
+    """One line of a worked solution, with what it rests on: the engine's ``steps`` it states
+    (several when a run of "One place per card" folds into one line) and the facts it
+    ``assumes`` (the opposite supposed, a case). ``case``: 0 for the lines every case shares,
+    else the case's number."""
+
+    text: str
+    steps: tuple[Step, ...] = ()
+    assumes: tuple[Fact, ...] = ()
+    case: int = 0
+
+
+def solution_lines(explanation: Explanation, edition: Edition, observer: str | None = None,
+                   record: Record | None = None) -> list[str]:
+    """The worked solution as text (:func:`worked_solution`)."""
+    return [line.text for line in worked_solution(explanation, edition, observer, record)]
+
+
+def worked_solution(explanation: Explanation, edition: Edition, observer: str | None = None,
+                    record: Record | None = None) -> list[ProofLine]:
     """The explanation chain as the learner would say it: which events matter, then each step
-    with its rule; a proof by contradiction or cases says what it supposes. With
-    ``observer``, the steps that only read your hand and the face-up cards fold into one
-    line (:data:`BOOKKEEPING`)."""
+    with its rule, every step after the facts it rests on; a proof by contradiction or cases
+    says what it supposes, and a proof by cases says where its cases come from (``record``:
+    the record explained, to find them). With ``observer``, the steps that only read your
+    hand and the face-up cards fold into one line (:data:`BOOKKEEPING`), and a run of "One
+    place per card" from one fact into one line."""
     fact = explanation.fact
     lines = []
     if explanation.events:
         verb = "matters" if len(explanation.events) == 1 else "matter"
-        lines.append(f"Only {_event_list(explanation.events)} {verb}; the others are "
-                     "distractions.")
+        lines.append(ProofLine(f"Only {_event_list(explanation.events)} {verb}; the others "
+                               "are distractions."))
     else:
-        lines.append("Your own hand and the set-up are enough; no event is needed.")
+        lines.append(ProofLine("Your own hand and the set-up are enough; no event is needed."))
     if observer is not None:
-        lines.append(BOOKKEEPING)
+        lines.append(ProofLine(BOOKKEEPING))
+    useful = (lambda s: not bookkeeping(s, observer)) if observer is not None else \
+        (lambda s: True)
 
-    def chain(steps: Sequence[Any], indent: str = "") -> list[str]:
-        if observer is not None:
-            steps = [s for s in steps if not bookkeeping(s, observer)]
-        return [f"{indent}{i}. ({s.rule_name}) {s.text}" for i, s in enumerate(steps, start=1)]
+    def chain(steps: Sequence[Step], indent: str = "", case: int = 0, first: int = 1
+              ) -> list[ProofLine]:
+        shown = [s for s in steps if s.rule != "assume" and useful(s)]
+        return [ProofLine(f"{indent}{i}. {text}", group, case=case)
+                for i, (text, group) in enumerate(_folded(shown, edition), start=first)]
 
     if explanation.method == "rules":
         lines += chain(explanation.steps)
     elif explanation.method == "contradiction":
-        lines.append(f"Suppose the opposite: {fact.negated().text(edition)}.")
-        lines += chain([s for s in explanation.steps if s.rule != "assume"])
-        lines.append(f"That cannot be, so {fact.text(edition)}.")
+        lines.append(ProofLine(f"Suppose the opposite: {fact.negated().text(edition)}.",
+                               assumes=(fact.negated(),)))
+        lines += chain(explanation.steps)
+        lines.append(ProofLine(f"That cannot be, so {fact.text(edition)}."))
     elif explanation.method == "cases":
-        lines.append(f"Suppose the opposite: {fact.negated().text(edition)}. Then one of "
-                     f"{len(explanation.cases)} cases must hold, and each breaks a rule:")
-        for number, (case, steps) in enumerate(explanation.cases, start=1):
-            lines.append(f"Case {number}: {case.text(edition)}.")
-            lines += chain([s for s in steps if s.rule != "assume"], "   ")
-        lines.append(f"Every case is impossible, so {fact.text(edition)}.")
+        lines += _cases(explanation, edition, record, chain)
     else:
-        lines.append("No short chain of rules reaches it: it holds in every deal that fits.")
+        lines.append(ProofLine("No short chain of rules reaches it: it holds in every deal "
+                               "that fits."))
     return lines
+
+
+def _folded(steps: Sequence[Step], edition: Edition) -> list[tuple[str, tuple[Step, ...]]]:
+    """Each step's line, runs said once: every "One place per card" step from one fact moves
+    up to the first (its fact is shown by then), then neighbouring steps of one rule and
+    one reason (one event's passes, a hand's count, cards lying in one place only) share a
+    line."""
+    first: dict[Fact, list[Step]] = {}
+    for step in steps:
+        if step.rule == "one-place":
+            first.setdefault(step.premises[0], []).append(step)
+    ordered = []
+    for step in steps:
+        if step.rule != "one-place":
+            ordered.append(step)
+        elif first[step.premises[0]][0] is step:
+            ordered += first[step.premises[0]]
+    out: list[tuple[str, tuple[Step, ...]]] = []
+    for _, run in itertools.groupby(ordered, key=lambda s: _run_key(s, edition)):
+        group = tuple(run)
+        out.append((f"({group[0].rule_name}) {_run_text(group, edition)}", group))
+    return out
+
+
+def _run_key(step: Step, edition: Edition) -> Any:
+    """Steps with one key share a line: the rule and the reason, the same for each card."""
+    fact = step.fact
+    if fact is None or fact.place == FACE_UP:
+        return step.number
+    if step.rule == "one-place":
+        return "one-place"
+    if step.rule == "observed":
+        return ("observed", fact.place, fact.holds, _reason(step, edition))
+    if step.rule == "last-place":
+        return ("last-place", fact.place)
+    if step.rule in ("full-hand", "needs-all", "hand-lock", "envelope-one"):
+        return (step.rule, fact.place, fact.holds, step.text[:step.text.rindex(", so ")])
+    return step.number
+
+
+def _reason(step: Step, edition: Edition) -> str:
+    assert step.fact is not None
+    return step.text[len(step.fact.text(edition)) + 2:]
+
+
+def _run_text(group: Sequence[Step], edition: Edition) -> str:
+    step = group[0]
+    if len(group) == 1 or step.fact is None:
+        return step.text
+    facts = [s.fact for s in group if s.fact is not None]
+    if step.rule == "observed":
+        return f"{_facts_text(facts, edition)}: {_reason(step, edition)}"
+    if step.rule == "last-place":
+        return (f"Every other place lacks {_and([edition.card(f.card).name for f in facts])}, "
+                f"so they are in {_place_text(step.fact.place)}.")
+    if step.rule != "one-place":
+        return f"{step.text[:step.text.rindex(', so ')]}, so {_facts_text(facts, edition)}."
+    # One place per card: the cards in each place, and the places that lose them.
+    by_fact: dict[Fact, list[str]] = {}
+    for s in group:
+        if s.fact is not None:
+            by_fact.setdefault(s.premises[0], []).append(_place_text(s.fact.place))
+    parts: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for held, losing in by_fact.items():
+        parts.setdefault((held.place, tuple(losing)), []).append(edition.card(held.card).name)
+    said = []
+    for (place, others), cards in parts.items():
+        one = len(cards) == 1
+        said.append(f"{_and(cards)} {'is' if one else 'are'} in {_place_text(place)}, so "
+                    f"{_and(list(others))} {'does' if len(others) == 1 else 'do'} not hold "
+                    f"{'it' if one else 'them'}")
+    return "A card lies in one place only: " + "; ".join(said) + "."
+
+
+def _facts_text(facts: Sequence[Fact], edition: Edition) -> str:
+    """"P2 does not hold Plum, Bat or Theater", "P3 holds Kitchen and Hall"."""
+    names = [edition.card(f.card).name for f in facts]
+    place = _place_text(facts[0].place)
+    if facts[0].holds:
+        return f"{place} holds {_and(names)}"
+    return f"{place} does not hold {_or(names)}"
+
+
+def _cases(explanation: Explanation, edition: Edition, record: Record | None,
+           chain: Any) -> list[ProofLine]:
+    """A proof by cases: the steps no case needs to suppose (what the events say, and what
+    follows from it alone), the opposite supposed, where the cases come from (with the steps
+    that leave only them), then each case to its contradiction, without the steps already
+    shown."""
+    fact = explanation.fact
+    cases = [case for case, _ in explanation.cases]
+    origin, common = _case_origin(explanation, cases, record)
+    shared = _unsupposed([common, *(steps for _, steps in explanation.cases)])
+    lines = chain(shared)
+    lines.append(ProofLine(f"Suppose the opposite: {fact.negated().text(edition)}.",
+                           assumes=(fact.negated(),)))
+    known = {s.fact for s in shared}
+    common = [s for s in common if s.fact not in known]
+    lines += chain(common, first=len(lines))
+    lines.append(ProofLine(origin + f" Each of these {len(cases)} cases breaks a rule:"))
+    known |= {s.fact for s in common}
+    for number, (case, steps) in enumerate(explanation.cases, start=1):
+        lines.append(ProofLine(f"Case {number}: {case.text(edition)}.", assumes=(case,),
+                               case=number))
+        lines += chain([s for s in steps if s.fact is None or s.fact not in known], "   ",
+                       number)
+    lines.append(ProofLine(f"Every case is impossible, so {fact.text(edition)}."))
+    return lines
+
+
+def _unsupposed(branches: Sequence[Sequence[Step]]) -> list[Step]:
+    """The steps of the ``branches`` that rest on nothing supposed (each fact once, every
+    step after its premises): they hold in every case, so they are said once, before."""
+    out: dict[Fact, Step] = {}
+    for steps in branches:
+        supposed: set[Fact] = set()
+        for step in steps:
+            if step.fact is None:
+                continue
+            if step.rule == "assume" or any(p in supposed for p in step.premises):
+                supposed.add(step.fact)
+            else:
+                out.setdefault(step.fact, step)
+    return list(out.values())
+
+
+def _case_origin(explanation: Explanation, cases: Sequence[Fact], record: Record | None
+                 ) -> tuple[str, list[Step]]:
+    """Why the cases are the only ones, and the steps (under the opposite supposed) that
+    rule out the rest: one card in one of a few places (every other place lacks it), or a
+    player holding one of a few cards they showed from (the others of the event ruled
+    out)."""
+    ed = explanation.edition
+    if record is None:
+        raise ValueError("a proof by cases needs its record to say where its cases come from")
+    events = [e for e in record.events if e.position in explanation.events]
+    supposed = Deduction(record, events, assume=[explanation.fact.negated()])
+    places = {c.place for c in cases}
+    if len({c.card for c in cases}) == 1:
+        card = cases[0].card
+        ruled = [Fact(card, p, False) for p in record.places if p not in places]
+        text = (f"{ed.card(card).name} lies in exactly one place, and "
+                f"{_and([_place_text(f.place) for f in ruled])} "
+                f"{'does' if len(ruled) == 1 else 'do'} not hold it, so it is in "
+                f"{_or([_place_text(c.place) for c in cases])}.")
+    else:
+        place = cases[0].place
+        live = {c.card for c in cases}
+        clause = next(c for c in supposed.clauses if c.kind == cons.HOLDS_ONE_OF
+                      and c.place == place and live <= set(c.cards)
+                      and all(supposed.value(x, place) is False for x in c.cards
+                              if x not in live))
+        ruled = [Fact(c, place, False) for c in clause.cards if c not in live]
+        shown = _and([ed.card(c).name for c in clause.cards])
+        text = (f"In event {clause.source} {_place_text(place)} showed one of {shown}"
+                + (f"; {_place_text(place)} does not hold "
+                   f"{_and([ed.card(f.card).name for f in ruled])}" if ruled else "")
+                + f", so {_place_text(place)} holds "
+                f"{_or([ed.card(c.card).name for c in cases])}.")
+    steps = {s.number: s for f in ruled for s in supposed.chain(f)}
+    return text, [steps[n] for n in sorted(steps)]
+
+
+def _place_text(place: str) -> str:
+    return "the envelope" if place == ENVELOPE else place
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+
+
+def _or(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" or {words[-1]}"
 
 
 def _event_list(numbers: Sequence[int]) -> str:
@@ -281,13 +492,3 @@ def fact_hints(explanation: Explanation, observer: str | None = None) -> tuple[s
         hints.append("Start like this: " + useful[0].text)
     return tuple(hints)
 
-
-from .puzzle_kinds import (  # noqa: E402  (the generators use the above)
-    REFUSED,
-    generate,
-    levels_of,
-    make_book,
-    moment_puzzle,
-)
-
-__all__ += ["REFUSED", "generate", "levels_of", "make_book", "moment_puzzle"]

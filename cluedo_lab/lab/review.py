@@ -760,7 +760,8 @@ def puzzle_from_review(review: GameReview, event: int | None = None) -> Any:
     ``event`` picks the moment: a question of the seat's, or a position where the envelope
     was certain for it."""
     from ..rules.variant import spec_of
-    from .puzzles import PuzzleError, moment_puzzle
+    from .puzzle_kinds import moment_puzzle
+    from .puzzles import PuzzleError
 
     turn = review.worst_turn() if event is None else \
         next((t for t in review.turns if t.question and t.event == event), None)

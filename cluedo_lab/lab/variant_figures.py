@@ -2,7 +2,7 @@
 
 Exact (counting, no sampling; only logarithms are floating point):
 
-- how many envelopes and how many deals there are (:mod:`cluedo_lab.closed_forms`);
+- how many envelopes and how many deals there are (:mod:`cluedo_lab.knowledge.closed_forms`);
 - the chance that an accusation made at once is right, for the player in ``seat``;
 - the most information the first question can give that player.
 
@@ -18,8 +18,8 @@ the edition's rule, the first who can or every one who can, each shower choosing
 among the named cards they hold, and the asker sees every card shown. The information is the
 mutual information between the envelope and the answer, ``I(E; A) = H(A) - H(A | E)`` in bits,
 which equals the expected drop in the envelope's entropy (the measure of
-:func:`cluedo_lab.advice.information_gain`). "At best" is the maximum over every question the
-edition's form allows, ignoring where a piece or marker stands. The figure is that maximum
+:func:`cluedo_lab.knowledge.advice.information_gain`). "At best" is the maximum over every question
+the edition's form allows, ignoring where a piece or marker stands. The figure is that maximum
 averaged over what the player sees.
 
 By simulation (seeded): :func:`simulate` plays whole games with the strategy lab's bots and
@@ -371,8 +371,8 @@ class Simulation:
                          ylabel="win rate")
 
     def __repr__(self) -> str:
-        return f"Simulation({self.name!r}, {self.games} games: " + ", ".join(
-            f"{k} {v}" for k, v in self.rows()) + ")"
+        return f"<Simulation {self.name!r}, {self.games} games: " + ", ".join(
+            f"{k} {v}" for k, v in self.rows()) + ">"
 
 
 def simulate(game: Edition | Variant | str, games: int = 30, seed: int = 0,

@@ -14,8 +14,8 @@ from .events import (
     Suggest,
     SuperSleuth,
 )
-from .parse import custom_edition, parse_record
-from .record import Player, Record
+from .parse import custom_edition
+from .record import Player, Record, parse_record
 from .seats import seat_view
 
 __all__ = [

@@ -1,7 +1,7 @@
-"""Reading a record: a JSON object checked field by field into a :class:`Record`.
+"""Reading a record: a JSON object checked field by field into a record's :class:`Fields`.
 
 Every check runs before a record exists, so a bad record raises one
-:class:`~cluedo_lab.errors.RecordError` naming the event by its position (counted from 1)
+:class:`~cluedo_lab.rules.errors.RecordError` naming the event by its position (counted from 1)
 and the field.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..rules.edition import (
     ID_PATTERN,
@@ -42,18 +42,31 @@ from .events import (
     Suggest,
     SuperSleuth,
 )
-from .record import Player, Record
+from .seating import Player, answer_order, neighbour
 
 SETUP_KEYS = {"edition", "deck", "players", "observer", "hand", "face_up", "face_down",
               "fugitive", "events", "comment"}
 
 
-def parse_record(data: Mapping[str, Any], edition: Edition | None = None,
-                 folder: Path | None = None) -> Record:
-    """``data`` checked and read into a record (``data`` is kept, not copied). ``edition``:
-    the edition ``data`` names, already loaded. ``folder``: where the record's file is; an
-    edition file it names by a relative path is found there, and must stay inside it."""
-    return _Parser(data, edition, folder).record()
+class Fields(NamedTuple):
+    """A record's fields in :class:`~cluedo_lab.records.record.Record`'s order, checked."""
+
+    edition: Edition
+    players: tuple[Player, ...]
+    observer: str | None
+    hand: tuple[Card, ...]
+    face_up: tuple[Card, ...]
+    face_down: tuple[str, ...]
+    fugitive: str | None
+    events: tuple[Event, ...]
+    source: Mapping[str, Any]
+
+
+def read_fields(data: Mapping[str, Any], edition: Edition | None = None,
+                folder: Path | None = None) -> Fields:
+    """``data`` checked and read into a record's fields (``data`` is kept, not copied): see
+    :func:`~cluedo_lab.records.record.parse_record`, which builds the record from them."""
+    return _Parser(data, edition, folder).fields()
 
 
 def edition_path(ref: str, folder: Path | None) -> Path:
@@ -170,7 +183,7 @@ class _Parser:
         return RecordError(problem, event=self.position, field=key)
 
     # -- set-up -------------------------------------------------------------------------------
-    def record(self) -> Record:
+    def fields(self) -> Fields:
         data = self.data
         unknown = sorted(set(data) - SETUP_KEYS)
         if unknown:
@@ -213,8 +226,7 @@ class _Parser:
                             f"({len(face_up)}) and face-down piles ({len(self.piles)}) hold "
                             f"{dealt} cards; the deck leaves {expected} outside the envelope",
                             "players")
-        self.record_so_far = Record(self.edition, players, observer, hand, face_up,
-                                    self.piles, fugitive, (), data)
+        self.fugitive = fugitive
         events_raw = data.get("events", [])
         if not isinstance(events_raw, list):
             raise self.fail("expected a list of events", "events")
@@ -235,7 +247,7 @@ class _Parser:
                         self.out.setdefault(event.by, position)
             events.append(event)
         self.position = None
-        return Record(self.edition, players, observer, hand, face_up, self.piles, fugitive,
+        return Fields(self.edition, players, observer, hand, face_up, self.piles, fugitive,
                       tuple(events), data)
 
     TURN_KINDS = ("suggest", "accuse", "snoop", "all_snoop", "super_sleuth", "private_tip",
@@ -460,7 +472,7 @@ class _Parser:
             raise self.fail("expected a list of players", "passed")
         for name in passed:
             self._player(name, "passed")
-        order = self.record_so_far.answer_order(by, out=list(self.out))
+        order = answer_order(self.names, by, self.out, self.fugitive)
         if self.edition.question.answer == "every-who-can":
             return self._suggest_every(raw, named, passed, order)
         if "showed" in raw:
@@ -570,8 +582,8 @@ class _Parser:
         if self.observer in present:
             # Hands go towards `direction`, so each player receives from the other side.
             # Players who left the game are not in the ring.
-            seen_from = self.record_so_far.neighbour(
-                self.observer, "right" if direction == "left" else "left", out=list(self.out))
+            seen_from = neighbour(self.names, self.observer,
+                                  "right" if direction == "left" else "left", self.out)
             if raw.get("from") not in (None, seen_from):
                 raise self.fail(f"with All Snoop {direction}, {self.observer} looks at "
                                 f"{seen_from}'s hand, not {raw['from']}'s", "from")

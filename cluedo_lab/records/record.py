@@ -2,7 +2,7 @@
 
 A record is the kit's "PGN" (``docs/records.md``): JSON a person can type at the table, that
 games save, and that the knowledge engine reads. Parsing checks everything up front, so a bad
-record raises one :class:`~cluedo_lab.errors.RecordError` naming the event by its position
+record raises one :class:`~cluedo_lab.rules.errors.RecordError` naming the event by its position
 (counted from 1) and the field, and no half-read record exists.
 """
 
@@ -20,18 +20,29 @@ from ..rules.errors import RecordError
 from ..rules.files import parse_json, read_text
 from ..rules.variant import Variant
 from .events import ENVELOPE, FACE_UP, Accuse, Event
+from .parse import read_fields
+from .seating import Player, answer_order, neighbour
 from .seats import seat_view
 
-
-@dataclass(frozen=True)
-class Player:
-    name: str
-    hand_size: int
+__all__ = ["Player", "Record", "parse_record"]
 
 
 @dataclass(frozen=True)
 class Record:
-    """A validated record. Build one with :meth:`from_dict`, :meth:`from_json` or :meth:`load`."""
+    """A validated record. Build one with :meth:`from_dict`, :meth:`from_json` or :meth:`load`.
+
+    >>> record = Record.from_dict({
+    ...     "edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"],
+    ...     "observer": "Ann", "hand": ["Rope", "Hall", "Plum", "Study", "Dagger", "Kitchen"],
+    ...     "events": [{"suggest": ["Green", "Candlestick", "Hall"], "by": "Ann",
+    ...                 "passed": ["Bob"], "shown_by": "Cy", "card": "Green"}]})
+    >>> record
+    <Record cluedo-classic-1949: Ann, Bob, Cy; observer 'Ann'; 1 events>
+    >>> record.places                        # where a card can be
+    ('Ann', 'Bob', 'Cy', 'envelope')
+    >>> record.answer_order("Cy")            # who is asked when Cy suggests
+    ('Ann', 'Bob')
+    """
 
     edition: Edition
     players: tuple[Player, ...]
@@ -69,21 +80,14 @@ class Record:
         """Who is asked, in order: the players after ``asker`` clockwise, leaving out those
         who left the game (``out``, by default :meth:`departed`); in one-against-all the
         fugitive answers only when nobody else can, so last."""
-        gone = set(self.departed() if out is None else out)
-        names = self.player_names
-        i = names.index(asker)
-        order = tuple(n for n in names[i + 1:] + names[:i] if n not in gone)
-        if self.fugitive and self.fugitive in order:
-            order = tuple(n for n in order if n != self.fugitive) + (self.fugitive,)
-        return order
+        gone = self.departed() if out is None else out
+        return answer_order(self.player_names, asker, gone, self.fugitive)
 
     def neighbour(self, name: str, side: str, out: Sequence[str] | None = None) -> str:
         """The player on ``name``'s left (next in seat order) or right (previous), among
         those still in the game (see :meth:`departed`)."""
-        gone = set(self.departed() if out is None else out) - {name}
-        names = [n for n in self.player_names if n not in gone]
-        step = 1 if side == "left" else -1
-        return names[(names.index(name) + step) % len(names)]
+        gone = self.departed() if out is None else out
+        return neighbour(self.player_names, name, side, gone)
 
     # -- editing -----------------------------------------------------------------------------
     def with_events(self, events: Sequence[Mapping[str, Any]]) -> Record:
@@ -147,7 +151,6 @@ class Record:
         ``fresh=True`` skips the copy, for data made for this call and not kept (a game's
         ``record_for``): bots and checks parse a record after every event. ``folder``: the
         record file's folder, where an edition file it names by a relative path lies."""
-        from .parse import parse_record  # parse builds Records: imported when first needed
         return parse_record(data if fresh else copy.deepcopy(data), edition, folder)
 
     def __repr__(self) -> str:
@@ -169,3 +172,11 @@ class Record:
             lines.append(f"Face up: {', '.join(c.name for c in self.face_up)}")
         lines += [event.describe() for event in self.events]
         return "\n".join(lines)
+
+
+def parse_record(data: Mapping[str, Any], edition: Edition | None = None,
+                 folder: Path | None = None) -> Record:
+    """``data`` checked and read into a record (``data`` is kept, not copied). ``edition``:
+    the edition ``data`` names, already loaded. ``folder``: where the record's file is; an
+    edition file it names by a relative path is found there, and must stay inside it."""
+    return Record(*read_fields(data, edition, folder))

@@ -3,7 +3,7 @@
 A board file (``data/boards/*.txt``) is a TOML header and a picture of the grid, one character
 per square; the header of ``classic-24x25.txt`` explains the format. :func:`load_board` checks
 everything before it builds a :class:`Board`, so a bad file raises one
-:class:`~cluedo_lab.errors.EditionError` naming the file and the line or field.
+:class:`~cluedo_lab.rules.errors.EditionError` naming the file and the line or field.
 
 Movement follows the rule books (1949 rules 1-6; 2014 Playing Detectives 3-4; 2023 ON YOUR
 TURN 1): orthogonal steps, no square twice in a move, never onto or through a square another
@@ -165,7 +165,7 @@ class Board:
                            for node in graph.nodes}, 1 if self.doorway_is_space else 0)
 
     def __repr__(self) -> str:
-        return f"Board({self.id!r})"
+        return f"<Board {self.id}>"
 
 
 # ---------------------------------------------------------------------------------------------

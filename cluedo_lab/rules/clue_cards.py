@@ -8,7 +8,7 @@ move a piece. Each effect is an event the record format already has (``show``, `
 the knowledge engine reads every consequence of a Clue card without new rules.
 
 :func:`load_clue_deck` validates the whole file before building anything: a bad file raises one
-:class:`~cluedo_lab.errors.EditionError` naming the file and the field.
+:class:`~cluedo_lab.rules.errors.EditionError` naming the file and the field.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class ClueDeck:
         return out
 
     def __repr__(self) -> str:
-        return f"ClueDeck({self.name!r}, {len(self)} cards)"
+        return f"<ClueDeck {self.name}: {len(self)} cards>"
 
 
 MAX_CLUE_CARDS = 500

@@ -13,12 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Protocol, TypeAlias
 
 from .errors import InvalidArgument, WrongType
-
-if TYPE_CHECKING:
-    from .edition import Edition
 
 
 @dataclass(frozen=True)
@@ -50,7 +47,7 @@ class Dice:
         raise WrongType(f"expected dice or a number of dice, got {dice!r}")
 
     @classmethod
-    def for_edition(cls, edition: Edition, count: int | None = None) -> Dice:
+    def for_edition(cls, edition: Equipped, count: int | None = None) -> Dice:
         """The edition's dice; ``count`` overrides how many (1949: one die or two)."""
         dice = edition.dice
         if dice is None:
@@ -83,6 +80,14 @@ class Dice:
     def __str__(self) -> str:
         icons = f", glass on {'/'.join(map(str, self.icon_faces))}" if self.icon_faces else ""
         return f"{self.count}d{self.sides}{icons}"
+
+
+class Equipped(Protocol):
+    """What :meth:`Dice.for_edition` reads of an edition: its dice, if it has any (an
+    :class:`~cluedo_lab.rules.edition.Edition` is one; this module sits below it)."""
+
+    @property
+    def dice(self) -> Dice | None: ...
 
 
 DiceLike: TypeAlias = Dice | int | Mapping[int, Fraction]

@@ -2,8 +2,8 @@
 
 An edition file is the single source of what differs between games; the engine reads it and
 never hard-codes a deck. Loading validates everything first and builds the edition last, so a
-bad file raises one :class:`~cluedo_lab.errors.EditionError` naming the file and the field, and
-nothing is half-loaded. ``docs/editions.md`` describes the format field by field.
+bad file raises one :class:`~cluedo_lab.rules.errors.EditionError` naming the file and the field,
+and nothing is half-loaded. ``docs/editions.md`` describes the format field by field.
 """
 
 from __future__ import annotations
@@ -46,7 +46,10 @@ class Card:
         return hash((self.category, self.id))
 
     def __repr__(self) -> str:
-        return f"Card({self.id!r})"
+        """Evaluable: the fields, leaving out features and aliases when there are none."""
+        extra = "".join(f", {name}={value!r}" for name, value in
+                        (("features", dict(self.features)), ("aliases", self.aliases)) if value)
+        return f"Card({self.id!r}, {self.name!r}, {self.category!r}{extra})"
 
     def __str__(self) -> str:
         return self.name
@@ -59,7 +62,7 @@ class Category:
     cards: tuple[Card, ...]
 
     def __repr__(self) -> str:
-        return f"Category({self.id!r}, {len(self.cards)} cards)"
+        return f"<Category {self.id}: {len(self.cards)} cards>"
 
 
 @dataclass(frozen=True)
@@ -271,7 +274,7 @@ class Edition:
             )
 
     def __repr__(self) -> str:
-        return f"Edition({self.id!r})"
+        return f"<Edition {self.id}>"
 
     # -- display ----------------------------------------------------------------------------
     def deck_table(self) -> TextTable:
@@ -290,6 +293,20 @@ class Edition:
         """The facts this file chose because its rule book does not give them, with sources."""
         rows = tuple((a.about, a.choice, a.source) for a in self.assumptions)
         return TextTable(("about", "choice", "source"), rows, title=f"Assumptions of {self.id}")
+
+
+def check_playable(edition: Edition, players: int) -> None:
+    """Refuse a game of ``players`` that the edition's own pieces cannot seat, before it is
+    dealt: with an action deck (2002), each detective holds a marker, one of the place cards."""
+    if edition.family != "card" or not edition.actions:
+        return
+    places = edition.categories[-1]
+    detectives = players - (edition.mode == "one-against-all")
+    if detectives > len(places.cards):
+        raise InvalidArgument(f"players: in {edition.name} each detective holds a marker, one "
+                              f"of its {len(places.cards)} {places.name} cards, so at most "
+                              f"{len(places.cards) + (edition.mode == 'one-against-all')} "
+                              f"play, not {players}")
 
 
 @dataclass(frozen=True)
@@ -522,7 +539,16 @@ def _load(path: Path) -> _Loaded:
 def load_edition(ref: str | Path, *, directory: Path | None = None) -> Edition:
     """Load an edition by id (``"cluedo-classic-1949"``) or by the path of a TOML file; an id
     may also name an edition built in this session and :func:`register_edition`-ed. A file
-    is read once per process, and again when it changes."""
+    is read once per process, and again when it changes.
+
+    >>> classic = load_edition("cluedo-classic-1949")
+    >>> classic
+    <Edition cluedo-classic-1949>
+    >>> classic.card("ROPE")                 # any case; a name or an alias will do too
+    Card('rope', 'Rope', 'weapon')
+    >>> len(classic.cards), classic.hand_sizes(4)
+    (21, (5, 5, 4, 4))
+    """
     if directory is None and isinstance(ref, str) and ref in _REGISTERED:
         return _REGISTERED[ref]
     return _load(_resolve(ref, directory)).edition
@@ -734,7 +760,7 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
 
     check_sizes(source, players=max_players, sizes=[len(c.cards) for c in categories],
                 items=question.items if question.form == "any" else None, dice=dice,
-                actions=actions, hand=action_hand)
+                action_cards=sum(kind.count for kind in actions), hand=action_hand)
     if deal.hands and not min_players == max_players == len(deal.hands):
         raise r.fail("deal.hands", f"{len(deal.hands)} hand sizes need players.min = "
                      f"players.max = {len(deal.hands)}")

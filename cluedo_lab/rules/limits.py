@@ -15,14 +15,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .errors import EditionError, InvalidArgument
+from .errors import EditionError
 
 if TYPE_CHECKING:
     from .dice import Dice
-    from .edition import ActionCardKind, Edition
 
 __all__ = ["MAX_PLAYERS", "MAX_CARDS", "MAX_CHOICES", "MAX_DICE", "MAX_SIDES",
-           "MAX_ACTION_CARDS", "MAX_EXTENDS", "check_sizes", "check_playable", "choices"]
+           "MAX_ACTION_CARDS", "MAX_EXTENDS", "check_sizes", "choices"]
 
 MAX_PLAYERS = 12
 """The most players an edition may allow."""
@@ -54,11 +53,11 @@ def choices(sizes: list[int], items: int | None = None) -> int:
 
 
 def check_sizes(source: str, *, players: int, sizes: list[int], items: int | None,
-                dice: Dice | None, actions: tuple[ActionCardKind, ...], hand: int) -> None:
+                dice: Dice | None, action_cards: int, hand: int) -> None:
     """Refuse an edition whose games would enumerate or deal more than the limits above,
     naming the field of its file ``source``: ``players`` is the most players, ``sizes`` the
     category sizes, ``items`` the cards a question names when it may name any (else None),
-    ``actions`` and ``hand`` its action deck and hand."""
+    ``action_cards`` and ``hand`` the size of its action deck and of a hand."""
     def fail(field: str, problem: str) -> EditionError:
         return EditionError(source, field, problem)
 
@@ -79,24 +78,10 @@ def check_sizes(source: str, *, players: int, sizes: list[int], items: int | Non
             raise fail("dice.count", f"at most {MAX_DICE} dice, got {dice.count}")
         if dice.sides > MAX_SIDES:
             raise fail("dice.sides", f"at most {MAX_SIDES} sides, got {dice.sides}")
-    if actions:
-        deck = sum(kind.count for kind in actions)
-        if deck > MAX_ACTION_CARDS:
-            raise fail("actions.cards", f"{deck} action cards; at most {MAX_ACTION_CARDS}")
-        if hand * players > deck:
+    if action_cards:
+        if action_cards > MAX_ACTION_CARDS:
+            raise fail("actions.cards", f"{action_cards} action cards; at most "
+                       f"{MAX_ACTION_CARDS}")
+        if hand * players > action_cards:
             raise fail("actions.hand", f"{players} hands of {hand} need {hand * players} "
-                       f"action cards; the deck has {deck}")
-
-
-def check_playable(edition: Edition, players: int) -> None:
-    """Refuse a game of ``players`` that the edition's own pieces cannot seat, before it is
-    dealt: with an action deck (2002), each detective holds a marker, one of the place cards."""
-    if edition.family != "card" or not edition.actions:
-        return
-    places = edition.categories[-1]
-    detectives = players - (edition.mode == "one-against-all")
-    if detectives > len(places.cards):
-        raise InvalidArgument(f"players: in {edition.name} each detective holds a marker, one "
-                              f"of its {len(places.cards)} {places.name} cards, so at most "
-                              f"{len(places.cards) + (edition.mode == 'one-against-all')} "
-                              f"play, not {players}")
+                       f"action cards; the deck has {action_cards}")

@@ -1,7 +1,7 @@
 """Variants: a base edition with some rule options changed, set in a notebook cell.
 
 ``variant("cluedo-classic-1949", players=4, spares="face-up", drop={"weapon": ["rope"]})``
-is a real :class:`~cluedo_lab.edition.Edition` underneath: the options are written into the
+is a real :class:`~cluedo_lab.rules.edition.Edition` underneath: the options are written into the
 base's data and built by the same checks as an edition file (:func:`edition_from_dict`), so
 every engine (deals, records, knowledge, card and board games) takes it as it is. It is also
 registered under its own id for this session, so games and records that name their edition by
@@ -138,7 +138,7 @@ class Variant:
 
     # -- using it ----------------------------------------------------------------------------
     def deal(self, seed: int | None = None, players: int | None = None) -> Deal:
-        """A seeded deal of the variant (see :func:`cluedo_lab.deal.deal`)."""
+        """A seeded deal of the variant (see :func:`cluedo_lab.rules.deal.deal`)."""
         from .deal import deal
         return deal(self.edition, self.player_count(players), seed)
 

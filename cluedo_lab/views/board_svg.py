@@ -3,7 +3,7 @@
 Plain strings in a fixed order with fixed attribute order and rounded numbers: the same board
 and arguments always give the same bytes (no dates, no random ids), so notebook outputs stay
 stable under nbval and diffs show real changes. Unlike the classic board's art, the layout is
-read entirely from the :class:`~cluedo_lab.board.Board`.
+read entirely from the :class:`~cluedo_lab.rules.board.Board`.
 """
 
 from __future__ import annotations

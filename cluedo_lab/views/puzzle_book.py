@@ -18,9 +18,8 @@ from typing import Any
 
 from ..lab.puzzles import Puzzle
 from ..records import ENVELOPE, FACE_UP, Record
-from ..rules.board import load_board
 from ..rules.edition import Category
-from .board_svg import render_svg
+from .puzzle_view import board_html
 
 __all__ = ["book_html", "book_notebook"]
 
@@ -92,11 +91,9 @@ def _short(place: str, observer: str | None) -> str:
 
 
 def _board(puzzle: Puzzle) -> str:
-    """The board with every piece on it, for a reach puzzle."""
-    info = puzzle.board or {}
-    pieces = {k: tuple(v) if isinstance(v, list) else v for k, v in info["pieces"].items()}
-    return "<div class='board'>" + render_svg(load_board(info["board"]), pieces, cell=8,
-                                              coordinates=True) + "</div>"
+    """The board with every piece on it and the dice, for a reach puzzle (as its widget
+    draws it, smaller)."""
+    return "<div class='board'>" + board_html(puzzle, cell=8) + "</div>"
 
 
 def _block(number: int, puzzle: Puzzle) -> str:
@@ -157,10 +154,9 @@ def _cell(kind: str, source: str, tags: Sequence[str] = ()) -> dict[str, Any]:
 
 
 def _exercise_code(number: int, puzzle: Puzzle) -> str:
-    return (f"exercise = generate({puzzle.edition!r}, {puzzle.kind!r}, {puzzle.level}, "
-            f"seed={puzzle.seed}).exercise\n"
-            f"exercise.key = {f'puzzle-{number}'!r}\n"
-            "ExerciseWidget(exercise)")
+    return (f"puzzle = generate({puzzle.edition!r}, {puzzle.kind!r}, {puzzle.level}, "
+            f"seed={puzzle.seed})\n"
+            f"PuzzleView(puzzle, key={f'puzzle-{number}'!r})")
 
 
 def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
@@ -170,8 +166,8 @@ def book_notebook(puzzles: Sequence[Puzzle], title: str = "Clue puzzle book", *,
     cells = [_cell("markdown", f"# {title}\n\nRun each puzzle's cell, answer in the widget and "
                                "press **Check**; **Hint** says a little more each time, "
                                "**Reveal** gives the answer and the worked solution."),
-             _cell("code", "from cluedo_lab.lab.puzzles import generate\n"
-                           "from cluedo_lab.views.exercises import ExerciseWidget")]
+             _cell("code", "from cluedo_lab.lab.puzzle_kinds import generate\n"
+                           "from cluedo_lab.views.puzzle_view import PuzzleView")]
     for number, puzzle in enumerate(puzzles, start=1):
         text = [f"## Puzzle {number} ({puzzle.kind}, level {puzzle.level})", "",
                 *puzzle.setup]

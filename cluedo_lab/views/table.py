@@ -20,12 +20,11 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..bots.registry import Bot
+from ..bots.registry import Bot, bot_names
 from ..games.action import Action
 from ..games.factory import new_game
 from ..games.game import Game
 from ..knowledge.engine import Knowledge
-from ..lab.class_settings import student_bots
 from ..lab.table_controls import Control
 from ..lab.table_session import TableSession
 from ..records import Record
@@ -245,8 +244,7 @@ class Table(InteractiveView):
         if self._notepad is None:
             self._notepad = Notepad(known)
         elif self._notepad.knowledge is not known:
-            self._notepad.knowledge = known
-            self._notepad._update()
+            self._notepad.follow(known)
         if self._learner is None:
             self._learner = LearnerNotepad(known, can_reveal="reveal" in self.helps)
             self.session.notes = self._learner.notes    # its marks are kept, event by event
@@ -542,7 +540,7 @@ class TableChooser(InteractiveView):
                  bots: str = "quick-detective", notes: str = "learner",
                  helps: Collection[str] = HELPS):
         self.editions = {e.id: e for e in all_editions()}
-        self.bot_choices = list(student_bots(("quick-detective", "random", "explorer")))
+        self.bot_choices = bot_names(for_students=True)
         """The bots the drop-down offers (never one meant only for tests; a class may offer
         fewer)."""
         self.helps = frozenset(helps)

@@ -1,11 +1,11 @@
 """The variant explorer: change a base edition's rules with drop-downs and sliders, and see
 the variant's rules and figures next to the base's.
 
-A thin view (as in :mod:`cluedo_lab.widgets`) over :func:`cluedo_lab.variant.variant` and
-:mod:`cluedo_lab.variant_figures`: :meth:`VariantExplorer.set` changes options exactly as the
-controls do, the comparison and the chart are computed by the library, and the static
+A thin view (as in :mod:`cluedo_lab.views.widgets`) over :func:`cluedo_lab.rules.variant.variant`
+and :mod:`cluedo_lab.lab.variant_figures`: :meth:`VariantExplorer.set` changes options exactly as
+the controls do, the comparison and the chart are computed by the library, and the static
 rendering (``repr`` and ``_repr_html_``) shows the same table and chart without a kernel.
-Options that clash are shown as the error :func:`~cluedo_lab.variant.variant` raises; the
+Options that clash are shown as the error :func:`~cluedo_lab.rules.variant.variant` raises; the
 explorer keeps the last variant that worked.
 """
 

@@ -1,10 +1,10 @@
 """Interactive views for the notebooks: thin ipywidgets skins over the engine's objects.
 
 Every view holds one engine object (a :class:`~cluedo_lab.knowledge.Knowledge`, a
-:class:`~cluedo_lab.explain.Deduction`, a :class:`~cluedo_lab.board.Board`) and asks it for
-everything it shows, so a view can never disagree with the library. Each view has a static
-rendering (``repr`` and ``_repr_html_``) that reads well on GitHub and compares stably under
-nbval; :meth:`widget` builds the live ipywidgets version on first call (ipywidgets is imported
+:class:`~cluedo_lab.knowledge.explain.Deduction`, a :class:`~cluedo_lab.rules.board.Board`) and
+asks it for everything it shows, so a view can never disagree with the library. Each view has a
+static rendering (``repr`` and ``_repr_html_``) that reads well on GitHub and compares stably
+under nbval; :meth:`widget` builds the live ipywidgets version on first call (ipywidgets is imported
 only then), and the buttons and drop-downs call the view's ordinary methods, which tests and
 notebooks can call too. Widgets carry ``cluedo-...`` CSS classes so a browser test can find them.
 """
@@ -111,6 +111,13 @@ class Notepad(InteractiveView):
         self._update()
         return self
 
+    def follow(self, knowledge: Knowledge) -> Notepad:
+        """Show ``knowledge`` instead, the knowledge of a longer record (a game goes on): every
+        cell is re-read, and a cell still selected shows its new explanation."""
+        self.knowledge = knowledge
+        self._update()
+        return self
+
     # -- static ------------------------------------------------------------------------------
     def _caption(self) -> str:
         record = self.knowledge.record
@@ -184,7 +191,7 @@ class Notepad(InteractiveView):
 # ---------------------------------------------------------------------------------------------
 
 class DeductionStepper(InteractiveView):
-    """Replay a :class:`~cluedo_lab.explain.Deduction` one rule application at a time.
+    """Replay a :class:`~cluedo_lab.knowledge.explain.Deduction` one rule application at a time.
 
     Position 0 is before any step; position n shows the table after step n, with the cell
     step n concludes in yellow, the cells it uses in green, and the events it rests on marked.
@@ -394,8 +401,8 @@ class BoardExplorer(InteractiveView):
 
     Pick a position (a suspect's start square, a room, or any corridor square: click it on the
     board) to shade every room by the exact chance of entering it this turn
-    (:func:`~cluedo_lab.board.reach_chance`); choose a room to draw a shortest route to it, and
-    show the secret passages.
+    (:func:`~cluedo_lab.rules.board.reach_chance`); choose a room to draw a shortest route to it,
+    and show the secret passages.
 
     A secret passage is counted as the edition's rule book says (``roll``, the edition's
     ``turns.roll``): ``"or-passage"`` (1949, 2014) takes the passage *instead of* rolling, so
@@ -758,7 +765,7 @@ class BoardExplorer(InteractiveView):
 
 class SuggestionAdvisor(InteractiveView):
     """The legal questions ranked by exact expected information gain about the envelope
-    (:func:`~cluedo_lab.advice.rank_questions`), optionally only those naming one room.
+    (:func:`~cluedo_lab.knowledge.advice.rank_questions`), optionally only those naming one room.
 
     Ranking every question can take seconds on a big position, so a ranking is computed on
     first look and kept per room until the knowledge's record changes.

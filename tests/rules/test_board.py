@@ -127,7 +127,7 @@ def test_classic_shape_and_rooms(classic):
     assert (classic.rows, classic.cols) == (25, 24)
     assert classic.rooms == CLASSIC_ROOMS
     assert not classic.schematic
-    assert repr(classic) == "Board('classic-24x25')"
+    assert repr(classic) == "<Board classic-24x25>"
 
 
 def test_classic_every_square_matches_grid_a(classic):

@@ -340,7 +340,7 @@ def test_table_in_lab(page, jupyterlab):
 def test_an_exercise_answered_wrong_then_right(page, jupyterlab):
     """Lesson 09's first puzzle as a learner meets it: a wrong pick gets a sentence, a hint
     says a little more, and the engine's answer is right."""
-    from cluedo_lab.lab.puzzles import generate
+    from cluedo_lab.lab.puzzle_kinds import generate
 
     ex = generate("cluedo-classic-1949", "who-holds", 1, seed=1).exercise
     wrong = next(o for o in ex.options if o != ex.answer)

@@ -27,6 +27,20 @@ envelope.
 **The answers to a question** (:mod:`.answers`, :mod:`.answer_moments`) count on the place DP
 (:mod:`.place_dp`), which fills the envelope and then the answerers' hands in the order they
 are asked: the joint weight of each answer and each envelope, for the question ranking.
+
+Four cards of two categories, one each in Ann's and Bob's hands, one of each category in the
+envelope; Ann is known to hold ``a``:
+
+>>> from cluedo_lab.knowledge.counting import Place, Problem, solve
+>>> cards = {"a": "s", "b": "s", "c": "w", "d": "w"}
+>>> places = (Place("Ann", 1), Place("Bob", 1), Place("envelope", 2, {"s": 1, "w": 1}))
+>>> anywhere = frozenset(p.name for p in places)
+>>> solution = solve(Problem(cards, places, {**dict.fromkeys(cards, anywhere),
+...                                          "a": frozenset({"Ann"})}))
+>>> solution.total, solution.probability("c", "envelope")
+(2, Fraction(1, 2))
+>>> solution.envelope_weights()
+{('b', 'c'): 1, ('b', 'd'): 1}
 """
 
 from .counter import Counter

@@ -32,10 +32,9 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
-if TYPE_CHECKING:
-    from .answers import AnswerCounter
+from .prepared import Prepared
 
 Classes = tuple[int, ...]
 """Class numbers, in increasing order."""
@@ -48,11 +47,36 @@ LARGEST_SCALE = math.lcm(*range(1, 7))
 fields are made wide enough for this scale."""
 
 
+class Walked(Protocol):
+    """What :class:`MomentAnswers` reads of the :class:`~.answers.AnswerCounter` whose DP it
+    sums (the counter builds this module's sums, so this module names only what it reads)."""
+
+    @property
+    def prep(self) -> Prepared | None: ...
+    @property
+    def every(self) -> bool: ...
+    @property
+    def answerers(self) -> tuple[str, ...]: ...
+    @property
+    def index(self) -> Mapping[str, int]: ...
+    @property
+    def class_of(self) -> Mapping[str, int]: ...
+    @property
+    def step_of(self) -> Mapping[int, int]: ...
+    @property
+    def states(self) -> Sequence[tuple[int, ...]]: ...
+    @property
+    def starts(self) -> Sequence[tuple[Any, int, int, list[Any]]]: ...
+
+    def live_moves(self, step: int, sid: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
+        ...
+
+
 class MomentAnswers:
     """The packed sums of one :class:`~.answers.AnswerCounter`'s DP that every question's
     first-who-can answers are read from."""
 
-    def __init__(self, counter: AnswerCounter):
+    def __init__(self, counter: Walked):
         prep = counter.prep
         assert prep is not None   # built only for a problem with deals
         self.counter = counter
@@ -319,7 +343,7 @@ def _coefficients(named: int, here: int, scale: int) -> dict[int, int]:
     return out
 
 
-def serves(counter: AnswerCounter, free: Sequence[str], scale: int) -> bool:
+def serves(counter: Walked, free: Sequence[str], scale: int) -> bool:
     """Whether :class:`MomentAnswers` gives this question's answers: first-who-can, the
     free named cards at most MOST_NAMED and in different categories, the weights' scale at
     most LARGEST_SCALE."""
