@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..records import ENVELOPE, Event, Record
 from ..rules import numbers
@@ -28,7 +28,9 @@ from ..rules.errors import (
 from . import constraints as cons
 from .conflicts import irreducible_conflict
 from .counting import MAX_STATES, Solution, solve
-from .explain import Deduction, Explanation, explain
+
+if TYPE_CHECKING:
+    from .explain import Deduction, Explanation
 
 T = TypeVar("T")
 
@@ -220,10 +222,12 @@ class Knowledge:
 
     def explain(self, card: str | Card, place: str) -> Explanation:
         """Why a known cell is known: see :func:`cluedo_lab.knowledge.explain.explain`."""
+        from .explain import explain
         return explain(self, card, self._place(place))
 
     def deduction(self) -> Deduction:
         """The rule-by-rule deduction of the whole record, for replaying step by step."""
+        from .explain import Deduction
         return Deduction(self.record)
 
     # -- display -----------------------------------------------------------------------------
