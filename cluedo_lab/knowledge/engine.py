@@ -42,9 +42,10 @@ class Knowledge:
     assumes a refuter holding several of the named cards shows each with equal chance, so a
     card you were shown counts for more in deals where it was the refuter's only choice.
 
-    ``max_states`` bounds the counting's work: a record whose count could need more DP
-    states is refused with :class:`~cluedo_lab.rules.errors.ProblemTooLarge` before any
-    memory is spent (None: no limit).
+    ``max_states`` bounds the counting's memory: a count that memoises more DP states, or
+    runs longer than :data:`~cluedo_lab.rules.limits.MAX_COUNT_SECONDS`, stops and is refused
+    with :class:`~cluedo_lab.rules.errors.ProblemTooLarge`, the record unchanged (None: no
+    limit).
     """
 
     def __init__(self, record: Record, model: str = "uniform",
