@@ -143,3 +143,19 @@ def test_the_budget_refuses_exactly_past_its_states_and_admits_within_them(engin
     with pytest.raises(ProblemTooLarge) as caught:
         count(free.states - 1)
     assert f"({engine} DP)" in str(caught.value) and caught.value.limit == free.states - 1
+
+
+def test_the_budget_reads_its_clock_every_64_states():
+    """Past its seconds, a budget refuses at the next 64th state it is told of (the clock is
+    read no more often), and never for moves alone."""
+    from cluedo_lab.knowledge.counting.step_dp import Budget
+
+    refused = []
+    budget = Budget(None, 0.0, lambda states, seconds: refused.append(states))
+    for _ in range(63):
+        budget.spend(1, 5)
+    budget.spend(0, 1000)
+    assert refused == [] and budget.moves == 63 * 5 + 1000
+    budget.spend(1, 0)
+    assert refused == [64]
+

@@ -129,6 +129,9 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         engine = "listing"
     solution = _solution(prep, counter, engine, marginals)
     if budget is not None:
+        # The envelopes are read later, maybe much later, from the states counted: the
+        # budget (and its clock) is for the count and the table.
+        cast(StepDP[Any, Any], counter).budget = None
         solution.moves = budget.moves
     env = prep.env_index
     if solution.total and env is not None and prep.places[env].per_category:
@@ -269,7 +272,7 @@ def _budget(prep: Prepared, engine: str, max_states: int | None) -> Budget:
             f"(about {max_states * BYTES_PER_STATE / 1e6:,.0f} MB at {BYTES_PER_STATE:,} bytes "
             f"each) or {MAX_COUNT_SECONDS:.0f} s: it stopped after {seconds:.1f} s, with "
             f"{states:,} states memoised (about {megabytes:,.0f} MB); its bound before "
-            "counting was", state_bound(prep, engine), max_states, ADVICE)
+            "counting", state_bound(prep, engine), max_states, ADVICE)
 
     return Budget(max_states, MAX_COUNT_SECONDS, refuse)
 
