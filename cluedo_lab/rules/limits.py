@@ -61,11 +61,11 @@ MAX_COUNT_STATES = 400_000
 (``Knowledge(record, max_states=...)`` changes it; None: no limit, on time either)."""
 
 MAX_COUNT_SECONDS = 12.0
-"""The seconds a count may run. The card table and the envelopes are read from the DP
-afterwards in at most about as long again, so nothing admitted takes over 30 s; a count
-refused took over 12 s, so nothing that finishes in 10 s is refused. The one limit that
-depends on the machine and its load: a record counted on a quiet machine may be refused on
-a busy one."""
+"""The processor seconds a count may run (CPU time: the machine's other load barely changes
+it). The card table and the envelopes are read from the DP afterwards in at most about as
+long again, so on a quiet machine nothing admitted takes over 30 s, and a count refused took
+over 12 s, so nothing that finishes in 10 s is refused. The one limit that depends on the
+machine: a slower processor refuses more."""
 
 
 def choices(sizes: list[int], items: int | None = None) -> int:

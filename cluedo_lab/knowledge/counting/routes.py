@@ -270,7 +270,8 @@ def _budget(prep: Prepared, engine: str, max_states: int | None) -> Budget:
         raise ProblemTooLarge(
             f"counting the deals exactly ({engine} DP) needs more than {max_states:,} states "
             f"(about {max_states * BYTES_PER_STATE / 1e6:,.0f} MB at {BYTES_PER_STATE:,} bytes "
-            f"each) or {MAX_COUNT_SECONDS:.0f} s: it stopped after {seconds:.1f} s, with "
+            f"each) or {MAX_COUNT_SECONDS:.0f} s of processor time: it stopped after "
+            f"{seconds:.1f} s, with "
             f"{states:,} states memoised (about {megabytes:,.0f} MB); its bound before "
             "counting", state_bound(prep, engine), max_states, ADVICE)
 

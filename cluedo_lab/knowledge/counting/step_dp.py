@@ -29,14 +29,15 @@ Move = TypeVar("Move")
 
 class Budget:
     """What a DP may spend, counted as it counts: the states it memoises (its memory) and
-    the seconds since it started (its time; the moves it tries are counted too, for the
-    benchmarks). Past either limit (None: no limit) ``spend`` calls ``refuse(states,
-    seconds)``, which raises."""
+    the processor seconds since it started (its time: CPU time, which the machine's other
+    load barely changes, unlike the clock on the wall; the moves it tries are counted too,
+    for the benchmarks). Past either limit (None: no limit) ``spend`` calls
+    ``refuse(states, seconds)``, which raises."""
 
     def __init__(self, states: int | None = None, seconds: float | None = None,
                  refuse: Callable[[int, float], None] | None = None):
         self.max_states = states
-        self.started = time.monotonic()
+        self.started = time.process_time()
         self.deadline = None if seconds is None else self.started + seconds
         self.refuse = refuse
         self.states = 0
@@ -49,9 +50,9 @@ class Budget:
         over = self.max_states is not None and self.states > self.max_states
         # The clock is read once every 64 states: a state costs far less than a read.
         if over or (self.deadline is not None and not self.states % 64 and states
-                    and time.monotonic() > self.deadline):
+                    and time.process_time() > self.deadline):
             if self.refuse is not None:
-                self.refuse(self.states, time.monotonic() - self.started)
+                self.refuse(self.states, time.process_time() - self.started)
 
 
 class StepDP(Generic[State, Move]):
