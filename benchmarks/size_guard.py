@@ -14,8 +14,8 @@ The goal: the guard refuses nothing that finishes in 10 s and admits nothing tha
 30 s or 1 GB. The time limit is processor time (``MAX_COUNT_SECONDS``), so a busy machine
 refuses about what a quiet one does, but each refusal then takes longer on the wall clock.
 Times are also given as ratios to the pure-Python baseline loop of ``benchmarks/run.py``
-measured in the same run (1 seed per cell of the grid). The calibration printed at the end (bytes per state, states per second) is what
-``cluedo_lab/rules/limits.py`` states.
+measured in the same run (1 seed per cell of the grid). The calibration printed at the end
+(bytes per state, states per second) is what ``cluedo_lab/rules/limits.py`` states.
 
     python benchmarks/size_guard.py             # the grid, about ten minutes
     python benchmarks/size_guard.py --cap 20 --decks 6x6x9,8x8x12
