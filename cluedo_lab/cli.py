@@ -3,6 +3,9 @@
 Exit status: 0 on success; 1 when the question has no answer (a contradictory record, whose
 conflicting events are named, or ``explain`` of a cell that is not known); 2 for input that
 cannot be read (a malformed record, an unknown card or place).
+
+Each subcommand imports what it uses when it runs: ``cluedo-lab solve`` loads neither the
+lessons nor the question ranking (``benchmarks/import_time.py``).
 """
 
 from __future__ import annotations
@@ -16,8 +19,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from .knowledge.engine import format_weight
-from .lab.lessons import write_lessons
 from .rules.errors import CluedoLabError, Contradiction
 from .rules.files import shown, write_file
 from .rules.numbers import MEANINGS, STYLES, chance_style_used
@@ -55,6 +56,7 @@ def _number(value):
 
 
 def _solve(args: argparse.Namespace) -> int:
+    from .knowledge.engine import format_weight
     knowledge = _knowledge(args)
     if args.json:
         print(json.dumps(solve_report(knowledge), indent=2, ensure_ascii=False))
@@ -206,6 +208,7 @@ def _lessons(args: argparse.Namespace) -> int:
         settings = load_class_settings(args.class_file)   # checked before anything is written
         if not args.student:
             raise CluedoLabError("--class: class settings go with --student copies")
+    from .lab.lessons import write_lessons
     written = write_lessons(target, student=args.student, force=args.force, keep=args.keep)
     if settings is not None:
         from .lab.class_settings import apply_to_lessons

@@ -1,14 +1,35 @@
 """Exact knowledge from a record: the consistent deals counted, every cell's chance, why a cell
 is known, and which question to ask.
 
-The sympy modules (:mod:`.logic`, :mod:`.closed_forms`) are left out so that importing the
-engine does not load sympy; import them by their module names.
+Each name loads its module on first use, so that counting a record (``cluedo-lab solve``) does
+not load the question ranking or the explanations. The sympy modules (:mod:`.logic`,
+:mod:`.closed_forms`) are not named here: import them by their module names.
 """
 
-from ..rules.errors import Contradiction
-from .advice import information_gain, legal_questions, rank_questions
-from .engine import Knowledge, cell_text, format_weight
-from .explain import Deduction, Explanation, explain
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..rules.errors import Contradiction
+    from .advice import information_gain, legal_questions, rank_questions
+    from .engine import Knowledge, cell_text, format_weight
+    from .explain import Deduction, Explanation, explain
+
+# name -> the module that defines it
+_NAMES: dict[str, str] = {
+    "Contradiction": "cluedo_lab.rules.errors",
+    "Deduction": "cluedo_lab.knowledge.explain",
+    "Explanation": "cluedo_lab.knowledge.explain",
+    "Knowledge": "cluedo_lab.knowledge.engine",
+    "cell_text": "cluedo_lab.knowledge.engine",
+    "explain": "cluedo_lab.knowledge.explain",
+    "format_weight": "cluedo_lab.knowledge.engine",
+    "information_gain": "cluedo_lab.knowledge.advice",
+    "legal_questions": "cluedo_lab.knowledge.advice",
+    "rank_questions": "cluedo_lab.knowledge.advice",
+}
 
 __all__ = [
     "Contradiction",
@@ -22,3 +43,16 @@ __all__ = [
     "legal_questions",
     "rank_questions",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_NAMES])

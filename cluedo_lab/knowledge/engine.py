@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..records import ENVELOPE, Event, Record
 from ..rules import numbers
@@ -28,7 +28,9 @@ from ..rules.errors import (
 from . import constraints as cons
 from .conflicts import irreducible_conflict
 from .counting import MAX_STATES, Solution, solve
-from .explain import Deduction, Explanation, explain
+
+if TYPE_CHECKING:
+    from .explain import Deduction, Explanation
 
 T = TypeVar("T")
 
@@ -40,9 +42,10 @@ class Knowledge:
     assumes a refuter holding several of the named cards shows each with equal chance, so a
     card you were shown counts for more in deals where it was the refuter's only choice.
 
-    ``max_states`` bounds the counting's work: a record whose count could need more DP
-    states is refused with :class:`~cluedo_lab.rules.errors.ProblemTooLarge` before any
-    memory is spent (None: no limit).
+    ``max_states`` bounds the counting's memory: a count that memoises more DP states, or
+    runs longer than :data:`~cluedo_lab.rules.limits.MAX_COUNT_SECONDS`, stops and is refused
+    with :class:`~cluedo_lab.rules.errors.ProblemTooLarge`, the record unchanged (None: no
+    limit).
 
     >>> k = Knowledge.from_dict({
     ...     "edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"],
@@ -234,10 +237,12 @@ class Knowledge:
 
     def explain(self, card: str | Card, place: str) -> Explanation:
         """Why a known cell is known: see :func:`cluedo_lab.knowledge.explain.explain`."""
+        from .explain import explain
         return explain(self, card, self._place(place))
 
     def deduction(self) -> Deduction:
         """The rule-by-rule deduction of the whole record, for replaying step by step."""
+        from .explain import Deduction
         return Deduction(self.record)
 
     # -- display -----------------------------------------------------------------------------

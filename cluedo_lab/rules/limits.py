@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from .dice import Dice
 
 __all__ = ["MAX_PLAYERS", "MAX_CARDS", "MAX_CHOICES", "MAX_DICE", "MAX_SIDES",
-           "MAX_ACTION_CARDS", "MAX_EXTENDS", "check_sizes", "choices"]
+           "MAX_ACTION_CARDS", "MAX_EXTENDS", "MAX_COUNT_STATES", "MAX_COUNT_SECONDS",
+           "BYTES_PER_STATE", "check_sizes", "choices"]
 
 MAX_PLAYERS = 12
 """The most players an edition may allow."""
@@ -42,6 +43,28 @@ MAX_ACTION_CARDS = 500
 
 MAX_EXTENDS = 8
 """The longest chain of edition files that ``extends`` another."""
+
+# The exact count of a record's deals runs a DP whose size a record's deck, players and
+# events decide, and no bound computed beforehand predicts it well (on the benchmark grid the
+# bounds are up to a thousand times the states used). So the DP counts under a budget,
+# counted as it goes: the states it memoises (its memory) and the seconds it has run (its
+# time). ``benchmarks/size_guard.py`` checks them on custom decks from 6x6x9 to 10x10x20
+# with 2-6 players and prints the calibration.
+
+BYTES_PER_STATE = 2_000
+"""Peak memory of a count over the states it memoised, rounded up (on the grid's counts of
+over 10,000 states a median of 1.4 KB, at most 2.1 KB: the states hold their moves)."""
+
+MAX_COUNT_STATES = 400_000
+"""The states a count may memoise, under 1 GB at the grid's most per state
+(``Knowledge(record, max_states=...)`` changes it; None: no limit, on time either)."""
+
+MAX_COUNT_SECONDS = 12.0
+"""The processor seconds a count may run (CPU time: the machine's other load barely changes
+it). The card table and the envelopes are read from the DP afterwards in at most about as
+long again, so on a quiet machine nothing admitted takes over 30 s, and a count refused took
+over 12 s, so nothing that finishes in 10 s is refused. The one limit that depends on the
+machine: a slower processor refuses more."""
 
 
 def choices(sizes: list[int], items: int | None = None) -> int:

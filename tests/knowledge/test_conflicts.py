@@ -86,7 +86,9 @@ def test_the_limit_is_a_parameter_and_a_refused_add_changes_nothing():
     with pytest.raises(ProblemTooLarge) as caught:
         Knowledge.from_dict(record, max_states=5)
     assert caught.value.limit == 5 and caught.value.size > 5
-    assert "DP states" in str(caught.value) and " MB " in str(caught.value)
+    message = str(caught.value)
+    assert "with 6 states memoised" in message and " MB " in message
+    assert "max_states" in message
     k = Knowledge.from_dict(record)
     before = k.consistent_deals
     k.max_states = 5
@@ -99,9 +101,9 @@ def test_the_limit_is_a_parameter_and_a_refused_add_changes_nothing():
     assert len(k.record.events) == 2
 
 
-def test_the_size_guard_checks_the_dp_that_will_run():
-    """The bound checked is the one of the DP that then counts: over the limit, the other DP
-    runs if its bound is within it, and a refusal names the DP and its estimate."""
+def test_the_size_guard_switches_to_the_dp_whose_bound_is_within_the_limit():
+    """Over the limit, the other DP runs if its bound is within it; else the DP chosen runs
+    under its budget (the bounds are loose: no reason to refuse)."""
     from cluedo_lab.knowledge import constraints as cons
     from cluedo_lab.knowledge.counting import routes
     from cluedo_lab.knowledge.counting.prepared import prepare
@@ -116,6 +118,44 @@ def test_the_size_guard_checks_the_dp_that_will_run():
     assert bounds[low] < bounds[high]
     assert routes.check_size(prep, high, bounds[high]) == high
     assert routes.check_size(prep, high, bounds[low]) == low
+    assert routes.check_size(prep, high, bounds[low], switch=False) == high
+    assert routes.check_size(prep, high, bounds[low] - 1) == high
+
+
+@pytest.mark.parametrize("engine", ["sweep", "capacity", "place"])
+def test_the_budget_refuses_exactly_past_its_states_and_admits_within_them(engine):
+    """A count that memoises n states and tries m moves passes with a budget of n states
+    (and the moves in proportion) and is refused, whatever the DP, with one state less."""
+    from cluedo_lab.knowledge import constraints as cons
+    from cluedo_lab.knowledge.counting import routes
+
+    record = Record.from_dict({"edition": "cluedo-classic-1949", "players": list("ABCD"),
+                               "events": [{"suggest": ["Green", "Rope", "Hall"], "by": "A",
+                                           "passed": [], "shown_by": "B"}]})
+    problem = cons.problem(record, cons.all_constraints(record))
+    def count(limit):
+        return routes.solve(problem, engine=engine, max_states=limit, want_envelope=False)
+
+    free = count(None)
+    assert free.states > 1 and free.moves >= free.states
+    within = count(free.states)
+    assert (within.total, within.cell) == (free.total, free.cell)
     with pytest.raises(ProblemTooLarge) as caught:
-        routes.check_size(prep, high, bounds[low], switch=False)
-    assert caught.value.size == bounds[high] and f"({high} DP)" in str(caught.value)
+        count(free.states - 1)
+    assert f"({engine} DP)" in str(caught.value) and caught.value.limit == free.states - 1
+
+
+def test_the_budget_reads_its_clock_every_64_states():
+    """Past its seconds, a budget refuses at the next 64th state it is told of (the clock is
+    read no more often), and never for moves alone."""
+    from cluedo_lab.knowledge.counting.step_dp import Budget
+
+    refused = []
+    budget = Budget(None, 0.0, lambda states, seconds: refused.append(states))
+    for _ in range(63):
+        budget.spend(1, 5)
+    budget.spend(0, 1000)
+    assert refused == [] and budget.moves == 63 * 5 + 1000
+    budget.spend(1, 0)
+    assert refused == [64]
+

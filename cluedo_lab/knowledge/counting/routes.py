@@ -28,13 +28,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
+from typing import Any, cast
 
 from ...rules.errors import ProblemTooLarge
+from ...rules.limits import BYTES_PER_STATE, MAX_COUNT_SECONDS, MAX_COUNT_STATES
 from .counter import Counter
 from .listing import list_deals
 from .prepared import Prepared, prepare
 from .problem import Problem, Weight, divide
-from .step_dp import CardClass
+from .step_dp import Budget, CardClass, StepDP
 
 
 @dataclass
@@ -46,7 +48,9 @@ class Solution:
     envelope: dict[tuple[str, ...], Weight] = field(default_factory=dict)
     engine: str = ""
     states: int = 0
-    """The DP that counted, and how many states it memoised (for benchmarks)."""
+    moves: int = 0
+    """The DP that counted, how many states it memoised and the moves it tried from them
+    while counting (for benchmarks and the size guard's calibration)."""
     _later: Callable[[], dict[tuple[str, ...], Weight]] | None = field(
         default=None, repr=False, compare=False)
     _ready: bool = field(default=False, repr=False, compare=False)
@@ -82,13 +86,10 @@ class Solution:
 
 
 ENGINES = ("auto", "sweep", "place", "capacity", "listing")
-MAX_STATES = 2_000_000
-"""The default limit on the counting DP's states, bounded before counting from the problem
-alone (:func:`state_bound`, for the DP that will run). The bound is loose (on the corpus the
-states memoised are far fewer), so the limit is a guard against runaway memory, not a
-forecast; the corpus's DPs memoise under 20,000 states."""
+MAX_STATES = MAX_COUNT_STATES
 ADVICE = ("Give a smaller deck or fewer players, add the observations that pin cards down, "
-          "or raise the limit (Knowledge(record, max_states=...)) if the memory is there.")
+          "or raise the limit (Knowledge(record, max_states=...), None for none) if the "
+          "memory and the time are there.")
 
 
 def solve(problem: Problem, envelope: str | None = "envelope",
@@ -99,10 +100,10 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     (now if ``want_envelope``, else on first use of :meth:`Solution.envelope_weights`).
 
     The counter is chosen by the routes of the module docstring (``engine`` forces one).
-    Before a DP counts, the states it may need are bounded; if both DPs' bounds exceed
-    ``max_states`` (None: no limit), :class:`~cluedo_lab.rules.errors.ProblemTooLarge` says
-    so, and so does an envelope distribution asked for with more possible envelopes than
-    that."""
+    A DP counts under a budget of ``max_states`` states and a time limit (None: no
+    limit): past it, :class:`~cluedo_lab.rules.errors.ProblemTooLarge` says what it had
+    spent and how to get under it; so does an envelope distribution asked for with more
+    possible envelopes than ``max_states``, before any counting."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     prep = prepare(problem, envelope)
@@ -111,6 +112,7 @@ def solve(problem: Problem, envelope: str | None = "envelope",
     # A solved record (every card fixed) has one deal: listed, whatever the engine.
     counter = (list_deals(prep) if engine == "listing" or not prep.classes else
                _try_listing(prep) if engine == "auto" else None)
+    budget: Budget | None = None
     if counter is None:
         forced = engine != "auto"
         if not forced:
@@ -121,9 +123,16 @@ def solve(problem: Problem, envelope: str | None = "envelope",
             if want_envelope and env is not None and prep.places[env].per_category:
                 check_envelopes(prep, max_states)
         counter = _dp(prep, engine)
+        budget = _budget(prep, engine, max_states)
+        cast(StepDP[Any, Any], counter).budget = budget
     else:
         engine = "listing"
     solution = _solution(prep, counter, engine, marginals)
+    if budget is not None:
+        # The envelopes are read later, maybe much later, from the states counted: the
+        # budget (and its clock) is for the count and the table.
+        cast(StepDP[Any, Any], counter).budget = None
+        solution.moves = budget.moves
     env = prep.env_index
     if solution.total and env is not None and prep.places[env].per_category:
         later = solution._later
@@ -228,12 +237,6 @@ def _try_listing(prep: Prepared) -> Counter | None:
     return None
 
 
-BYTES_PER_STATE = 2_000
-"""Memory per DP state, calibrated on the whole-game corpus: the peak memory of a count over
-the states it memoised is 1.6-3.7 KB on the five worst records (tracemalloc; the states hold
-their moves and the marginals' pass)."""
-
-
 def state_bound(prep: Prepared, engine: str) -> int:
     """A bound, from the problem alone, on the states ``engine`` may memoise."""
     if engine == "sweep":
@@ -244,20 +247,35 @@ def state_bound(prep: Prepared, engine: str) -> int:
 
 
 def check_size(prep: Prepared, engine: str, limit: int, switch: bool = True) -> str:
-    """The DP to run: ``engine`` if its bound on the states is within ``limit``, else (if
-    ``switch``) the other DP if its bound is; otherwise refuse, before spending memory, with
-    the estimate of the DP that would run and how to get under the limit."""
-    states = state_bound(prep, engine)
-    if states <= limit or engine == "listing":
+    """The DP to run: ``engine``, or (if ``switch``) the other DP when only the other's
+    bound on the states is within ``limit``. The bounds are loose (on the benchmark grid the
+    states memoised are up to a thousand times fewer), so a bound over the limit is no
+    reason to refuse: the DP then counts under its :func:`_budget`."""
+    if engine == "listing" or state_bound(prep, engine) <= limit or not switch:
         return engine
-    if switch:
-        other = "capacity" if engine == "sweep" else "sweep"
-        if state_bound(prep, other) <= limit:
-            return other
-    megabytes = states * BYTES_PER_STATE / 1e6
-    raise ProblemTooLarge(f"counting the deals exactly ({engine} DP) would need too many DP "
-                          f"states, about {megabytes:,.0f} MB at {BYTES_PER_STATE:,} bytes "
-                          "each", states, limit, ADVICE)
+    other = "capacity" if engine == "sweep" else "sweep"
+    return other if state_bound(prep, other) <= limit else engine
+
+
+def _budget(prep: Prepared, engine: str, max_states: int | None) -> Budget:
+    """What the DP may spend: ``max_states`` states (its memory) and
+    :data:`~cluedo_lab.rules.limits.MAX_COUNT_SECONDS` (its time; None: no limit at all).
+    Past either it stops and refuses, saying what it had spent, what that costs and how to
+    get under it."""
+    if max_states is None:
+        return Budget()
+
+    def refuse(states: int, seconds: float) -> None:
+        megabytes = states * BYTES_PER_STATE / 1e6
+        raise ProblemTooLarge(
+            f"counting the deals exactly ({engine} DP) needs more than {max_states:,} states "
+            f"(about {max_states * BYTES_PER_STATE / 1e6:,.0f} MB at {BYTES_PER_STATE:,} bytes "
+            f"each) or {MAX_COUNT_SECONDS:.0f} s of processor time: it stopped after "
+            f"{seconds:.1f} s, with "
+            f"{states:,} states memoised (about {megabytes:,.0f} MB); its bound before "
+            "counting", state_bound(prep, engine), max_states, ADVICE)
+
+    return Budget(max_states, MAX_COUNT_SECONDS, refuse)
 
 
 def check_envelopes(prep: Prepared, limit: int) -> None:

@@ -3,8 +3,9 @@ memoised chain of steps, and the ways to take cards from classes."""
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -26,12 +27,42 @@ State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move")
 
 
+class Budget:
+    """What a DP may spend, counted as it counts: the states it memoises (its memory) and
+    the processor seconds since it started (its time: CPU time, which the machine's other
+    load barely changes, unlike the clock on the wall; the moves it tries are counted too,
+    for the benchmarks). Past either limit (None: no limit) ``spend`` calls
+    ``refuse(states, seconds)``, which raises."""
+
+    def __init__(self, states: int | None = None, seconds: float | None = None,
+                 refuse: Callable[[int, float], None] | None = None):
+        self.max_states = states
+        self.started = time.process_time()
+        self.deadline = None if seconds is None else self.started + seconds
+        self.refuse = refuse
+        self.states = 0
+        self.moves = 0
+
+    def spend(self, states: int, moves: int) -> None:
+        """``states`` more memoised, ``moves`` more tried (fillings built, kept or not)."""
+        self.states += states
+        self.moves += moves
+        over = self.max_states is not None and self.states > self.max_states
+        # The clock is read once every 64 states: a state costs far less than a read.
+        if over or (self.deadline is not None and not self.states % 64 and states
+                    and time.process_time() > self.deadline):
+            if self.refuse is not None:
+                self.refuse(self.states, time.process_time() - self.started)
+
+
 class StepDP(Generic[State, Move]):
     """A chain of steps with memoised totals: subclasses say what each step may do
     (``transitions``) and which final states count (``finished``)."""
 
     _ways: list[dict[State, Weight]]
     steps: int
+    budget: Budget | None = None
+    """What the counting may spend (:class:`Budget`), None: no limit."""
 
     def transitions(self, step: int, state: State) -> list[tuple[State, Weight, Move]]:
         raise NotImplementedError
@@ -57,14 +88,17 @@ class StepDP(Generic[State, Move]):
         if found is not None:
             return found
         total: Weight = 0
+        moves = self.transitions(step, state)
+        if self.budget is not None:
+            self.budget.spend(1, len(moves))
         if step + 1 == self.steps:
             finished = self.finished
-            for new, weight, _ in self.transitions(step, state):
+            for new, weight, _ in moves:
                 if finished(new):
                     total += weight
         else:
             following = self._ways[step + 1]
-            for new, weight, _ in self.transitions(step, state):
+            for new, weight, _ in moves:
                 rest = following.get(new)
                 if rest is None:
                     rest = self.ways(step + 1, new)

@@ -180,7 +180,9 @@ class SweepDP(StepDP[State, Move]):
             moves = self._single_moves(step, state, base)
             self._moves[step][state] = moves
             return moves
+        tried = 0
         for taken in self._choices(step, state):
+            tried += 1
             weight: Weight = 1
             for weights, members in local:
                 weight *= weights[sum(taken.get(g, 0) for g in members)]
@@ -209,6 +211,8 @@ class SweepDP(StepDP[State, Move]):
                              else weight * t / state[g])
                         shares[g] = shares.get(g, 0) + x
                 merged[key] = (old[0] + weight, shares)
+        if self.budget is not None:
+            self.budget.spend(0, tried)
         # Only states the later places can still complete (checked once per state reached).
         moves = [(key, weight, shares) for key, (weight, shares) in merged.items()
                  if self._completable(step, key)]
@@ -261,6 +265,8 @@ class SweepDP(StepDP[State, Move]):
             if need - k > len(singles):
                 continue
             for part in compositions(k, several, state, [lower.get(g, 0) for g in several]):
+                if self.budget is not None:
+                    self.budget.spend(0, comb(len(singles), need - k))
                 ways: Weight = 1
                 start = list(base)
                 for g, t in part.items():

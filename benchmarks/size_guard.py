@@ -1,0 +1,181 @@
+"""Benchmark: the size guard of the exact count, over a grid of custom decks.
+
+The grid: custom decks from 6x6x9 to 10x10x20 cards, 2, 4 and 6 players, one seeded game
+each played to the end by the corpus's bots (``benchmarks/corpus.py``), and of each game the
+public record at its middle and at its end and seat 0's record at its middle. Each record is
+counted (the card table and the envelope distribution, as ``Knowledge`` gives them) in a
+child process with a time cap, so no record can hang the run:
+
+1. under the guard (the default budget): the figures of an admitted record are its cost;
+2. a refused record is counted again without the guard (up to the cap) to see what it would
+   have cost.
+
+The goal: the guard refuses nothing that finishes in 10 s and admits nothing that takes over
+30 s or 1 GB. The time limit is processor time (``MAX_COUNT_SECONDS``), so a busy machine
+refuses about what a quiet one does, but each refusal then takes longer on the wall clock.
+Times are also given as ratios to the pure-Python baseline loop of ``benchmarks/run.py``
+measured in the same run (1 seed per cell of the grid). The calibration printed at the end
+(bytes per state, states per second) is what ``cluedo_lab/rules/limits.py`` states.
+
+    python benchmarks/size_guard.py             # the grid, about ten minutes
+    python benchmarks/size_guard.py --cap 20 --decks 6x6x9,8x8x12
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+DECKS = ("6x6x9", "8x8x12", "9x9x15", "10x10x20")
+PLAYERS = (2, 4, 6)
+FAST, SLOW, MEMORY = 10.0, 30.0, 1e9
+
+
+def deck(shape: str) -> dict[str, list[str]]:
+    sizes = [int(n) for n in shape.split("x")]
+    return {name: [f"{name[0]}{i}" for i in range(n)]
+            for name, n in zip(("suspect", "weapon", "room"), sizes, strict=True)}
+
+
+def records(shapes: list[str], seed: int) -> list[tuple[str, dict[str, Any]]]:
+    """(label, record) for every record of the grid."""
+    from benchmarks.corpus import LINE_UPS
+    from cluedo_lab.bots.registry import make_bot
+    from cluedo_lab.games.factory import new_game
+    from cluedo_lab.records.parse import custom_edition
+
+    out = []
+    for shape in shapes:
+        cards = deck(shape)
+        for players in PLAYERS:
+            game = new_game(custom_edition(cards), players, seed)
+            line_up = LINE_UPS[seed % len(LINE_UPS)]
+            game.play([make_bot(line_up[(seed + i) % len(line_up)], seed * 100 + i)
+                       for i in range(players)], max_actions=20_000)
+            for seat, stage in ((None, "end"), (None, "middle"), (0, "middle")):
+                record = {k: v for k, v in game.record_for(seat).items() if k != "edition"}
+                events = record["events"]
+                cut = len(events) if stage == "end" else len(events) // 2
+                record = {**record, "deck": cards, "events": events[:cut]}
+                who = "public" if seat is None else f"seat {seat}"
+                out.append((f"{shape} {players}p {who} {stage} ({cut} events)", record))
+    return out
+
+
+def child(guarded: bool) -> None:
+    """Count the record on stdin; print its figures as one JSON line."""
+    from cluedo_lab.knowledge import constraints as cons
+    from cluedo_lab.knowledge.counting import routes
+    from cluedo_lab.knowledge.counting.prepared import prepare
+    from cluedo_lab.knowledge.engine import Knowledge
+    from cluedo_lab.records import Record
+    from cluedo_lab.rules.errors import ProblemTooLarge
+
+    record = Record.from_dict(json.loads(sys.stdin.read()))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    out: dict[str, Any] = {}
+    try:
+        k = Knowledge(record, max_states=routes.MAX_STATES if guarded else None)
+        k.envelope_distribution()
+        solution = k._solution
+        out.update(admitted=True, engine=solution.engine, states=solution.states,
+                   moves=solution.moves)
+    except ProblemTooLarge as refusal:
+        out.update(admitted=False, message=str(refusal))
+    out["seconds"] = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out["peak_bytes"] = max(0, peak - before) * 1024
+    prep = prepare(cons.problem(record, cons.all_constraints(record)), "envelope")
+    if prep is not None and prep.classes and out.get("engine") in ("sweep", "capacity"):
+        out["bound"] = routes.state_bound(prep, out["engine"])
+    print(json.dumps(out))
+
+
+def run_child(record: dict[str, Any], guarded: bool, cap: float) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--child", "guarded" if guarded else "free"]
+    try:
+        done = subprocess.run(command, input=json.dumps(record), capture_output=True,
+                              text=True, timeout=cap)
+    except subprocess.TimeoutExpired:
+        return {"timeout": True, "seconds": cap}
+    if done.returncode:
+        return {"error": done.stderr.strip().splitlines()[-1:], "seconds": 0.0}
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--child", choices=("guarded", "free"))
+    parser.add_argument("--decks", default=",".join(DECKS))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cap", type=float, default=45.0, help="seconds per record")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
+                                             "size_guard.json"))
+    args = parser.parse_args()
+    if args.child:
+        child(args.child == "guarded")
+        return
+    from benchmarks.run import baseline
+    from cluedo_lab.rules import limits
+
+    base = baseline()
+    grid = records(args.decks.split(","), args.seed)
+    print(f"baseline loop {base * 1000:.1f} ms; {len(grid)} records (seed {args.seed}); "
+          f"budget {limits.MAX_COUNT_STATES:,} states, {limits.MAX_COUNT_SECONDS:.0f} s; "
+          f"cap {args.cap:.0f} s a record")
+    rows = []
+    for label, record in grid:
+        guarded = run_child(record, True, args.cap)
+        free = guarded if guarded.get("admitted") else run_child(record, False, args.cap)
+        row = {"label": label, "guarded": guarded, "free": free}
+        rows.append(row)
+        verdict = ("admitted" if guarded.get("admitted") else
+                   "refused" if "message" in guarded else
+                   "TIMED OUT under the guard" if guarded.get("timeout") else "error")
+        cost = ("over the cap" if free.get("timeout") else
+                f"{free['seconds']:.2f} s ({free['seconds'] / base:.0f}x), "
+                f"{free.get('peak_bytes', 0) / 1e6:.0f} MB, {free.get('states', 0):,} states, "
+                f"{free.get('moves', 0):,} moves, bound {free.get('bound', 0):,}")
+        refusal = (f" after {guarded['seconds']:.1f} s" if verdict == "refused" else "")
+        print(f"  {label}: {verdict}{refusal}; unguarded {cost}", flush=True)
+    report(rows, base)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"baseline_ms": base * 1000, "rows": rows},
+                                         indent=1))
+    print(f"written to {args.out}")
+
+
+def report(rows: list[dict[str, Any]], base: float) -> None:
+    """The goal checked, and the calibration: bytes per state and moves per second."""
+    wrong_refusals = [r["label"] for r in rows if not r["guarded"].get("admitted")
+                      and not r["free"].get("timeout") and r["free"]["seconds"] <= FAST]
+    wrong_admits = [r["label"] for r in rows if r["guarded"].get("admitted")
+                    and (r["guarded"]["seconds"] > SLOW
+                         or r["guarded"]["peak_bytes"] > MEMORY)]
+    hung = [r["label"] for r in rows if r["guarded"].get("timeout")]
+    print(f"refused though it finishes within {FAST:.0f} s: {wrong_refusals or 'none'}")
+    print(f"admitted though it takes over {SLOW:.0f} s or 1 GB: {wrong_admits or 'none'}")
+    print(f"over the cap under the guard: {hung or 'none'}")
+    measured = [r["free"] for r in rows if r["free"].get("states", 0) > 10_000]
+    if measured:
+        per_state = [m["peak_bytes"] / m["states"] for m in measured]
+        per_second = [m["states"] / m["seconds"] for m in measured]
+        print(f"calibration over the {len(measured)} counts of over 10,000 states: bytes "
+              f"per state median {statistics.median(per_state):,.0f}, most "
+              f"{max(per_state):,.0f}; states per second median "
+              f"{statistics.median(per_second):,.0f}, least {min(per_second):,.0f} "
+              f"(baseline loop {base * 1000:.0f} ms)")
+
+
+if __name__ == "__main__":
+    main()
