@@ -17,7 +17,7 @@ from cluedo_lab.rules.edition import AccusationRules, DealRules, QuestionRules, 
 
 RULE_TABLES = ("players", "deal", "question", "accusation", "turns", "dice", "actions")
 FILES = sorted(editions_dir().glob("*.toml"))
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "editions.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "editions.md"
 
 
 def unexplained(text: str) -> list[str]:
