@@ -310,8 +310,11 @@ class BoardState(Game):
 
     def callable_suspects(self, seat: int) -> tuple[str, ...]:
         """The suspects ``seat`` may call into a room: any, or any but its own piece
-        (``question.name_yourself = false``, 1949: "any other Person")."""
-        if self.fixed.name_yourself:
+        (``question.name_yourself = false``, 1949: "any other Person"). A seat holding no
+        suspect card may name its own piece even then: otherwise, were its piece the murderer,
+        every suggestion it could make would name a suspect another player holds, and it could
+        never make the unanswered suggestion an accusation needs."""
+        if self.fixed.name_yourself or self.hands[seat].isdisjoint(self._suspects):
             return self._suspects
         return tuple(s for s in self._suspects if s != self.characters[seat])
 

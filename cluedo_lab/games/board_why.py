@@ -171,7 +171,8 @@ class BoardRefusals(BoardState):
             return f"name one suspect and one weapon; the room is the {here}, where {who} is"
         if not any(c in self.callable_suspects(action.seat) for c in cards):
             return f"in {self.edition.name} a suggestion calls any other person into the " \
-                   f"room, not {who}'s own piece"
+                   f"room, not {who}'s own piece (allowed only to a player holding no " \
+                   "suspect card)"
         return None
 
     def _why_show(self, action: Action, who: str) -> str | None:

@@ -275,10 +275,13 @@ def test_2014_staying_in_a_room_is_offered_only_after_being_moved_there():
 def test_1949_a_suggestion_calls_another_person_never_the_suggester_s_own_piece():
     """1949 5(d): "calling into that particular room any other Person"; 2014 ("yourself") and
     2023 ("any character") let a player name their own piece."""
-    game = _play_until(new_game("cluedo-classic-1949", 3, 4),
-                       lambda g: any(a.kind == "suggest" for a in g.legal_actions()), 4)
+    def holds_a_suspect(g) -> bool:     # a seat holding none may name itself: see below
+        return not g.hands[g.current].isdisjoint(g.fixed.suspects)
+    game = _play_until(new_game("cluedo-classic-1949", 3, 4), lambda g: holds_a_suspect(g)
+                       and any(a.kind == "suggest" for a in g.legal_actions()), 4)
     seat = game.current
     own = game.characters[seat]
+    assert holds_a_suspect(game)
     named = {a["cards"][0] for a in game.legal_actions() if a.kind == "suggest"}
     assert own not in named and named == set(game.fixed.suspects) - {own}
     weapon = game.fixed.weapons[0]
@@ -289,6 +292,34 @@ def test_1949_a_suggestion_calls_another_person_never_the_suggester_s_own_piece(
                             lambda g: any(a.kind == "suggest" for a in g.legal_actions()), 4)
         mine = other.characters[other.current]
         assert mine in {a["cards"][0] for a in other.legal_actions() if a.kind == "suggest"}
+
+
+def test_1949_a_player_holding_no_suspect_may_name_their_own_piece_and_so_can_accuse():
+    """The kit's reading of 5(d) with 5(e) and 5(g) (an [[assumptions]] entry): seed 2 deals
+    Mrs White's player (seat 2) no suspect card, and Mrs White is the murderer. Naming only
+    other persons, every suggestion of hers would name a card another player holds, and she
+    could never accuse; she may name herself, nobody can answer, and she accuses and wins."""
+    game = new_game("cluedo-classic-1949", 3, 2)
+    seat, truth = 2, {c for c, p in game.true_places().items() if p == "envelope"}
+    own = game.characters[seat]
+    assert own in truth and game.hands[seat].isdisjoint(game.fixed.suspects)
+    others = set(game.fixed.suspects) - {own}
+    assert all(any(c in game.hands[s] for s in (0, 1)) for c in others)   # the literal bind
+    safe = truth | game.hands[seat]
+    game = _play_until(game, lambda g: g.current == seat and g.room_of(seat) in safe
+                       and any(a.kind == "suggest" for a in g.legal_actions()), 2, limit=20000)
+    assert game.current == seat and game.room_of(seat) in safe
+    suggestions = [a for a in game.legal_actions() if a.kind == "suggest"]
+    assert {a["cards"][0] for a in suggestions} == set(game.fixed.suspects)
+    weapon = next(w for w in game.fixed.weapons if w in safe)
+    game.apply(Action.make("suggest", seat, cards=[own, weapon]))
+    while game.phase == "refute":
+        game.apply(game.legal_actions()[0])
+    assert game.unanswered and game.current == seat
+    accusation = next(a for a in game.legal_actions()
+                      if a.kind == "accuse" and set(a["cards"]) == truth)
+    game.apply(accusation)
+    assert game.is_over and game.winner == seat
 
 
 def test_must_move_false_lets_a_piece_stay_after_the_roll_whatever_the_roll_rule():
