@@ -344,6 +344,11 @@ def new_game(edition_path: str | Path, players: int | Sequence[str], seed: int, 
         observer = rng.choice(names)
     elif observer is False:
         observer = None
+    if edition.mode == "one-against-all" and not fugitive:
+        fugitive = True                 # that game always has a fugitive
+    if fugitive and edition.mode != "one-against-all" and not as_deck:
+        raise ValueError(f"{edition.id} has no fugitive: use a one-against-all edition or "
+                         "a custom deck")
     if fugitive is True:
         fugitive = rng.choice(names)
     if as_deck and (edition.deal.face_down or edition.deal.spares != "uneven"
@@ -364,7 +369,8 @@ def random_record(edition_path: str | Path, players: int | Sequence[str], seed: 
     True for a random player's view, a name for that player's, False for public knowledge.
     ``kinds``: the event kinds to draw from (default: all that the edition allows; suggestions
     are drawn three times as often as each other kind). ``fugitive``: a player (or True: a
-    random one) who answers suggestions last. ``as_deck``: write the deck into the record
+    random one) who answers suggestions last (one-against-all editions, which always have
+    one, and custom decks only). ``as_deck``: write the deck into the record
     instead of naming the edition (classic-rules editions only).
     """
     game = new_game(edition_path, players, seed, observer=observer, fugitive=fugitive,

@@ -59,11 +59,12 @@ def best_suggestion(game: BoardGame, seat: int, notes: CardNotes, room: str,
     answerers = _answerers(game, seat)
     # suggestion_worth for every suspect and weapon with this room, each card read once: a
     # bot weighs every room on every move, so this is the board bots' inner loop.
-    cards = (*game.fixed.suspects, *game.fixed.weapons, room)
+    suspects = game.callable_suspects(seat)     # 1949: never the suggester's own piece
+    cards = (*suspects, *game.fixed.weapons, room)
     scale = _scale(notes, cards)
     facts = {card: _card_facts(card, notes, answerers, scale) for card in cards}
     here = facts[room]
-    for suspect in game.fixed.suspects:
+    for suspect in suspects:
         for weapon in game.fixed.weapons:
             worth = _worth((facts[suspect], facts[weapon], here), scale)
             option = (worth, rng.random(), (suspect, weapon))

@@ -2,7 +2,10 @@
 
 A uniformly random legal move almost always accuses at its first chance (hundreds of
 accusations against a few dozen other moves), so the explorer first picks a *kind* of move
-uniformly, then a move of that kind, and accuses only with chance ``accuse_chance``.
+uniformly, then a move of that kind, and accuses only with chance ``accuse_chance``. Where an
+accusation needs a suggestion nobody answered (``accusation.when =
+"after-unanswered-suggestion"``, 1949 and 2014) the rules already make it rare, so the
+explorer takes every chance: holding back too would make games that hardly ever end.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ class ExplorerBot:
                 if chosen:
                     groups[kind] = chosen
         accusations = groups.pop("accuse", None)
-        if accusations and (not groups or self.rng.random() < self.accuse_chance):
+        rare = game.edition.accusation.when == "after-unanswered-suggestion"
+        if accusations and (not groups or rare or self.rng.random() < self.accuse_chance):
             return self.rng.choice(accusations)
         return self.rng.choice(groups[self.rng.choice(sorted(groups))])

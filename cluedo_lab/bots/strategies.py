@@ -236,7 +236,9 @@ class Strategy:
                  key: str, fixed: Sequence[str]) -> Action:
         """The question to ask among ``candidates`` (legal actions naming cards under ``key``;
         ``fixed`` cards are named anyway: the room you stand in, your destination)."""
-        chosen = self.pick(game, seat, knows, _slots(game, fixed))
+        nameable = {c for a in candidates for c in a[key]}   # 1949: not your own piece
+        slots = [[c for c in pool if c in nameable] or pool for pool in _slots(game, fixed)]
+        chosen = self.pick(game, seat, knows, slots)
         return _matching(candidates, key, chosen) or self.rng.choice(candidates)
 
     def pick(self, game: Game, seat: int, knows: SeatKnowledge, slots: list[list[str]]

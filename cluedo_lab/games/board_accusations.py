@@ -17,13 +17,29 @@ class BoardAccusations(BoardState):
     """The accusation part of :class:`~cluedo_lab.games.board_game.BoardGame`."""
 
     def _may_accuse(self, seat: int) -> bool:
-        if self.phase not in ("start", "act") or not self.active(seat):
-            return False
-        if self.accuse_when == "anywhere":
-            return True
-        if self.accuse_when == "in-room":
-            return self.room_of(seat) is not None
-        return self.suggested
+        return self._accuse_refusal(seat) is None
+
+    def _accuse_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not accuse now (None: it may): the one statement of when an
+        accusation is legal, read by the legal actions and the refusals alike."""
+        who, name = self.names[seat], self.edition.name
+        if self.phase not in ("start", "act"):
+            return f"{who} must first finish moving (the roll was {self.total})"
+        if not self.active(seat):
+            return f"{who} accused wrongly or was found a false witness, and may make no " \
+                   "more suggestions or accusations"
+        if self.phase == "start" and self.roll_first:
+            return f"in {name} every turn begins with a roll: accuse after rolling"
+        when = self.accuse_when
+        if when in ("after-suggestion", "after-unanswered-suggestion") and not self.suggested:
+            return f"in {name} an accusation is made in the same turn as your own " \
+                   "suggestion, after it"
+        if when == "after-unanswered-suggestion" and not self.unanswered:
+            return f"in {name} a card shown to you ends your turn: you may accuse only " \
+                   "after a suggestion nobody could answer"
+        if when == "in-room" and self.room_of(seat) is None:
+            return f"{who} must be in a room to accuse (any room may be named)"
+        return None
 
     def _accusations(self, seat: int) -> tuple[Action, ...]:
         return cached(("accuse", self._suspects, self._weapons, self._rooms, seat),
@@ -61,6 +77,8 @@ class BoardAccusations(BoardState):
             return
         self.accused[seat] = True
         self._say(f"{name} leaves the game" if self.fixed.leaves
+                  else f"{name} still moves and shows cards, but makes no more suggestions "
+                       "or accusations" if self.fixed.keeps_moving
                   else f"{name} takes no more turns but still shows cards")
         self._end_turn()
 

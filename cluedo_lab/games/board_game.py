@@ -174,7 +174,9 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
                                                        "clue_cards"),
             faces=Faces(f"{self.seed}-dice", dice.sides),
             every=ed.question.answer == "every-who-can",
-            leaves=ed.accusation.wrong == "leaves")
+            leaves=ed.accusation.wrong == "leaves",
+            keeps_moving=ed.accusation.wrong == "keeps-moving",
+            name_yourself=ed.question.name_yourself)
         self.throws = 0
 
         # Pieces, weapons and the Clue-card deck: all seeded.
@@ -326,7 +328,8 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
             out += moves(seat, self.reachable)
             out += self._instead_of_moving(seat, room)
         elif phase == "act":
-            if room is not None and not self.suggested and self.may_suggest(seat):
+            if room is not None and not self.suggested and self.active(seat) \
+                    and self.may_suggest(seat):
                 out += self._suggestions(seat)
             out.append(make("end", seat))
         if self._may_accuse(seat):
@@ -375,6 +378,7 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
         self.total = 0
         self.entered = None
         self.suggested = False
+        self.unanswered = False
         self.any_room = False
         self.summoned_now = self.summoned[seat]
         self.summoned[seat] = False
@@ -388,11 +392,12 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
 
     def _end_turn(self) -> None:
         n = len(self.names)
-        for k in range(1, n + 1):
-            seat = (self.turn + k) % n
-            if self.active(seat):
-                self._begin_turn(seat)
-                return
+        if any(self.active(seat) for seat in range(n)):
+            for k in range(1, n + 1):
+                seat = (self.turn + k) % n
+                if self.takes_turns(seat):
+                    self._begin_turn(seat)
+                    return
         self._finish(None, "Nobody can still win: every player has accused wrongly or been "
                            "found a false witness")
 

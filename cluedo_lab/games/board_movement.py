@@ -53,10 +53,12 @@ class BoardMovement(BoardState):
         first, after it (2023: staying also in a corridor, since moving is not required)."""
         out: list[Action] = []
         if self.phase == "move" and not self.roll_first:
-            return out
+            # the roll replaced the passage; staying put is allowed where moving is optional
+            return out if self.edition.turns.must_move else [make("stay", seat)]
         if room is not None:
             out += [make("passage", seat, to=r) for r in self.board.passage_from(room)]
-        if room is not None or (self.phase == "move" and not self.edition.turns.must_move):
+        if (room is not None and self.may_stay(seat)) or \
+                (self.phase == "move" and not self.edition.turns.must_move):
             out.append(make("stay", seat))
         return out
 

@@ -95,6 +95,10 @@ class Fixed:
     """``question.answer = "every-who-can"``: every player who can shows a card."""
     leaves: bool = False
     """``accusation.wrong = "leaves"``: a wrong accuser leaves the game."""
+    keeps_moving: bool = False
+    """``accusation.wrong = "keeps-moving"``: a wrong accuser still takes turns to move."""
+    name_yourself: bool = True
+    """``question.name_yourself``: a suggestion may call the suggester's own piece."""
 
 
 @cache
@@ -130,6 +134,8 @@ class BoardState(Game):
     entered: str | None
     """The room entered this turn (by dice, passage or Clue card)."""
     suggested: bool
+    unanswered: bool
+    """This turn's suggestion was answered by no card."""
     any_room: bool
     """A Clue card lets this roll reach any room."""
     summoned_now: bool
@@ -156,6 +162,10 @@ class BoardState(Game):
     @abstractmethod
     def _finish(self, winner: int | None, text: str) -> None:
         """End the game (the game)."""
+
+    @abstractmethod
+    def _accuse_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not accuse now, or None (accusations)."""
 
     # -- reading the state -------------------------------------------------------------------
     @property
@@ -230,8 +240,14 @@ class BoardState(Game):
         return required(self.pending, "suggestion being answered")
 
     def active(self, seat: int) -> bool:
-        """Does this seat still take turns (no wrong accusation, not a proven false witness)?"""
+        """May this seat still suggest and accuse (no wrong accusation, not a proven false
+        witness)?"""
         return not (self.accused[seat] or self.false_witnesses[seat])
+
+    def takes_turns(self, seat: int) -> bool:
+        """Does this seat still take turns? The active seats, and a wrong accuser who keeps
+        moving their piece (``accusation.wrong = "keeps-moving"``, 2014)."""
+        return self.active(seat) or (self.fixed.keeps_moving and not self.false_witnesses[seat])
 
     def gone(self, seat: int) -> bool:
         """Has this seat left the game? Only when the edition says a wrong accuser leaves
@@ -283,6 +299,24 @@ class BoardState(Game):
         if self.room_of(seat) is None:
             return False
         return not self.fixed.reenter or (seat == self.turn and self.summoned_now)
+
+    def may_stay(self, seat: int) -> bool:
+        """May ``seat`` keep its piece in its room instead of moving? Where a room must be left
+        and re-entered to be suggested again (2014), staying is allowed only when it lets the
+        seat suggest there: after another player's suggestion moved the piece in."""
+        if not self.fixed.reenter:
+            return True
+        return self.active(seat) and self.may_suggest_staying(seat)
+
+    def callable_suspects(self, seat: int) -> tuple[str, ...]:
+        """The suspects ``seat`` may call into a room: any, or any but its own piece
+        (``question.name_yourself = false``, 1949: "any other Person"). A seat holding no
+        suspect card may name its own piece even then: otherwise, were its piece the murderer,
+        every suggestion it could make would name a suspect another player holds, and it could
+        never make the unanswered suggestion an accusation needs."""
+        if self.fixed.name_yourself or self.hands[seat].isdisjoint(self._suspects):
+            return self._suspects
+        return tuple(s for s in self._suspects if s != self.characters[seat])
 
     def _card(self, name: str) -> str | None:
         try:

@@ -17,9 +17,10 @@ class BoardSuggestions(BoardState):
     def _suggestions(self, seat: int) -> tuple[Action, ...]:
         # Keyed by the decks, not the edition's id: two editions may share an id (a renamed
         # copy, a variant) and still differ in their cards.
-        return cached(("suggest", self._suspects, self._weapons, seat), lambda: tuple(
+        suspects = self.callable_suspects(seat)
+        return cached(("suggest", suspects, self._weapons, seat), lambda: tuple(
             make("suggest", seat, cards=[s, w])
-            for s in self._suspects for w in self._weapons))
+            for s in suspects for w in self._weapons))
 
     def _suggest(self, seat: int, cards: tuple[str, ...]) -> None:
         room = self.room_of(seat)
@@ -58,6 +59,7 @@ class BoardSuggestions(BoardState):
             return
         by = self.names[p["by"]]
         passed = [self.names[s] for s in p["passed"]]
+        self.unanswered = True
         self.emit({"suggest": p["named"], "by": by, "passed": passed},
                   f"{', '.join(passed)} cannot show a card: nobody can answer" if passed
                   else "nobody is left in the game to answer")
@@ -87,6 +89,7 @@ class BoardSuggestions(BoardState):
         by = self.names[p["by"]]
         shown = dict(p["showed"])
         passed = [self.names[s] for s in p["passed"]]
+        self.unanswered = not shown
         if shown:
             text = "; ".join(f"{self.names[s]} shows {by} {self._name(shown[s])}" if s in shown
                              else f"{self.names[s]} cannot show a card"

@@ -65,13 +65,18 @@ class BoardRefusals(BoardState):
             return f"{who} has already rolled this turn"
         if kind in ("roll", "passage", "stay") and phase not in ("start", "move"):
             return f"{who} has already moved (or rolled) this turn"
-        if kind in ("passage", "stay") and phase == "move" and not self.roll_first:
+        if kind in ("passage", "stay") and phase == "move" and not self.roll_first and (
+                kind == "passage" or self.edition.turns.must_move):
             return f"{who} has rolled: a secret passage or staying replaces the roll, so " \
                    "now the piece moves"
         if kind == "stay" and room is None and not self.edition.turns.must_move:
             return None
         if kind in ("passage", "stay") and room is None:
             return f"{who} is not in a room"
+        if kind == "stay" and not self.may_stay(action.seat):
+            return f"in {self.edition.name} you may not stay in the {here}: leave it and come " \
+                   "back in to suggest it again (staying is allowed only after another " \
+                   "player's suggestion moved your piece there)"
         if kind == "passage" and room is not None:
             exits = self.board.passage_from(room)
             if not exits:
@@ -114,8 +119,9 @@ class BoardRefusals(BoardState):
             if to not in self._rooms:
                 return f"{to!r} is not a room of {self.board.name}"
             if to == here:
+                instead = " (stay instead)" if self.may_stay(action.seat) else ""
                 return f"{who} is already in the {self.board.room_name(to)}: leaving and " \
-                       "coming back in one move is not allowed (stay instead)"
+                       f"coming back in one move is not allowed{instead}"
             need = walk_of(self.edition.board).reach(here, None,
                                                      self.blocked(action.seat)).get(to)
             if need is None:
@@ -151,6 +157,9 @@ class BoardRefusals(BoardState):
             return f"{who} must first move (the roll was {self.total})"
         if self.suggested:
             return f"{who} has already made a suggestion this turn"
+        if not self.active(action.seat):
+            return f"{who} accused wrongly (or was found a false witness) and may make no " \
+                   "more suggestions"
         if not self.may_suggest(action.seat):
             return f"{who} must leave the {here} and come back in to suggest it again (a " \
                    "piece moved there by another player's suggestion may suggest on its " \
@@ -160,6 +169,10 @@ class BoardRefusals(BoardState):
                 sum(c in self._suspects for c in cards) != 1 or \
                 sum(c in self._weapons for c in cards) != 1:
             return f"name one suspect and one weapon; the room is the {here}, where {who} is"
+        if not any(c in self.callable_suspects(action.seat) for c in cards):
+            return f"in {self.edition.name} a suggestion calls any other person into the " \
+                   f"room, not {who}'s own piece (allowed only to a player holding no " \
+                   "suspect card)"
         return None
 
     def _why_show(self, action: Action, who: str) -> str | None:
@@ -188,13 +201,9 @@ class BoardRefusals(BoardState):
         return f"nobody is waiting for {who} to show a card"
 
     def _why_accuse(self, action: Action, who: str, room: str | None) -> str | None:
-        if self.phase not in ("start", "act"):
-            return f"{who} must first finish moving (the roll was {self.total})"
-        if self.accuse_when == "after-suggestion" and not self.suggested:
-            return f"in {self.edition.name} an accusation is made in the same turn as your " \
-                   "own suggestion, after it"
-        if self.accuse_when == "in-room" and room is None:
-            return f"{who} must be in a room to accuse (any room may be named)"
+        reason = self._accuse_refusal(action.seat)
+        if reason is not None:
+            return reason
         cards = action.get("cards")
         categories = (self._suspects, self._weapons, self._rooms)
         if not isinstance(cards, tuple) or len(cards) != 3 or \

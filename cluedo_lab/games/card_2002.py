@@ -172,6 +172,14 @@ class CardGame2002(CardGame):
     def record_extras(self) -> dict[str, Any]:
         return {} if self.fugitive is None else {"fugitive": self.names[self.fugitive]}
 
+    def record_for(self, seat: int | None) -> dict[str, Any]:
+        """The record of what ``seat`` learned; the fugitive's holds the escape plan they
+        chose (ONE AGAINST ALL 1), which the knowledge engine pins to the envelope."""
+        data = super().record_for(seat)
+        if seat is not None and seat == self.fugitive:
+            data["escape_plan"] = [c.id for c in self.deal.envelope]
+        return data
+
     def active(self, seat: int) -> bool:
         return seat != self.fugitive and not self.out[seat]
 

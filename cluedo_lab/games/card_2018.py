@@ -212,8 +212,10 @@ class CardGame2018(CardGame):
             correct = set(cards) == envelope
             results.append(correct)
             verdict = "right" if correct else "wrong"
-            self.emit(self._accusation_event(seat, cards, correct, solution, together),
-                      f"{self.names[seat]} accuses {self._names(cards)}: {verdict}")
+            event = self._accusation_event(seat, cards, correct, solution, together)
+            if together:    # the first accuser turns over the solution for everybody
+                event.update(together=True, envelope=solution, _public=True)
+            self.emit(event, f"{self.names[seat]} accuses {self._names(cards)}: {verdict}")
         accusers, self.accusers = self.accusers, []
         self.stage = "ask"
         winner = next((seat for (seat, _), ok in zip(accusers, results, strict=True) if ok),

@@ -90,10 +90,12 @@ def _each(kind: str, place: str, cards: Iterable[Card], source: int, reason: str
 
 
 def setup_constraints(record: Record) -> list[Constraint]:
-    """What the observer knows before anything happens: their hand and the face-up cards."""
+    """What the observer knows before anything happens: their hand, the face-up cards and,
+    for a one-against-all fugitive, the escape plan they chose (the envelope's cards)."""
     out = []
     if record.observer is not None:
         out += _each(HOLDS, record.observer, record.hand, 0, "your hand")
+    out += _each(HOLDS, ENVELOPE, record.escape_plan, 0, "your escape plan")
     out += _each(HOLDS, FACE_UP, record.face_up, 0, "face up for everyone")
     return out
 

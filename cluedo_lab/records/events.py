@@ -71,12 +71,15 @@ class Suggest(Event):
 @dataclass(frozen=True)
 class Accuse(Event):
     """An accusation. ``named`` is empty when it was made face down and the observer did not
-    see its cards; ``envelope`` is the solution, set only in the accuser's own record."""
+    see its cards; ``envelope`` is the solution, set only in the accuser's own record, or in
+    every record when the accusations were turned up ``together`` (2018: the first accuser
+    turns over the cards under the Crime card)."""
 
     named: tuple[Card, ...] = ()
     by: str = ""
     correct: bool = False
     envelope: tuple[Card, ...] | None = None
+    together: bool = False
 
     @property
     def face_down(self) -> bool:
@@ -87,7 +90,8 @@ class Accuse(Event):
         what = _names(self.named) if self.named else "three cards face down"
         text = f"event {self.position}: {self.by} {verdict} accused {what}"
         if self.envelope is not None:
-            text += f" and saw the solution: {_names(self.envelope)}"
+            seen = "everybody saw the solution" if self.together else "saw the solution"
+            text += f" and {seen}: {_names(self.envelope)}"
         return text
 
 

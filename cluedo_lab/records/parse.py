@@ -45,7 +45,7 @@ from .events import (
 from .seating import Player, answer_order, neighbour
 
 SETUP_KEYS = {"edition", "deck", "players", "observer", "hand", "face_up", "face_down",
-              "fugitive", "events", "comment"}
+              "fugitive", "escape_plan", "events", "comment"}
 
 
 class Fields(NamedTuple):
@@ -60,6 +60,7 @@ class Fields(NamedTuple):
     fugitive: str | None
     events: tuple[Event, ...]
     source: Mapping[str, Any]
+    escape_plan: tuple[Card, ...]
 
 
 def read_fields(data: Mapping[str, Any], edition: Edition | None = None,
@@ -216,9 +217,8 @@ class _Parser:
         if clash or len(set(self.piles)) != len(self.piles):
             raise self.fail("pile names must differ from each other, the players, "
                             "'envelope' and 'face-up'", "face_down")
-        fugitive = data.get("fugitive")
-        if fugitive is not None and fugitive not in self.names:
-            raise self.fail(f"{fugitive!r} is not a player", "fugitive")
+        fugitive = self._fugitive()
+        escape_plan = self._escape_plan(fugitive, hand, face_up)
         dealt = sum(p.hand_size for p in players) + len(face_up) + len(self.piles)
         expected = len(self.edition.cards) - self.edition.envelope_size
         if dealt != expected:
@@ -248,7 +248,44 @@ class _Parser:
             events.append(event)
         self.position = None
         return Fields(self.edition, players, observer, hand, face_up, self.piles, fugitive,
-                      tuple(events), data)
+                      tuple(events), data, escape_plan)
+
+    def _fugitive(self) -> str | None:
+        """The one-against-all fugitive, who answers a suggestion only when nobody else can.
+        Only that mode (or a deck typed into the record, which names no rule book) has one,
+        and there it must be named: the answering order depends on it."""
+        if "fugitive" not in self.data:
+            if self.edition.mode == "one-against-all":
+                raise self.fail(f"{self.edition.name} has a fugitive: name the player",
+                                "fugitive")
+            return None
+        fugitive = self.data["fugitive"]
+        if self.edition.mode != "one-against-all" and self.edition.id != "custom":
+            raise self.fail(f"{self.edition.name} has no fugitive (only a one-against-all "
+                            "game has one)", "fugitive")
+        if not isinstance(fugitive, str) or fugitive not in self.names:
+            raise self.fail(f"{fugitive!r} is not a player", "fugitive")
+        return fugitive
+
+    def _escape_plan(self, fugitive: str | None, hand: tuple[Card, ...],
+                     face_up: tuple[Card, ...]) -> tuple[Card, ...]:
+        """The three cards the fugitive chose as the solution (2002 one-against-all): only in
+        the fugitive's own record, one card of each category the envelope holds."""
+        if "escape_plan" not in self.data:
+            return ()
+        if fugitive is None or self.observer != fugitive:
+            raise self.fail("only the fugitive's own record holds the escape plan they chose",
+                            "escape_plan")
+        plan = self._cards(self.data["escape_plan"], "escape_plan")
+        counts = {c: sum(card.category == c for card in plan) for c in self.edition.deal.envelope}
+        if len(plan) != self.edition.envelope_size or counts != dict(self.edition.deal.envelope):
+            raise self.fail("the escape plan is the solution: "
+                            + ", ".join(f"{n} {c}" for c, n in self.edition.deal.envelope.items()),
+                            "escape_plan")
+        if set(plan) & (set(hand) | set(face_up)):
+            raise self.fail("a card of the escape plan is in the envelope, not in a hand or "
+                            "face up", "escape_plan")
+        return plan
 
     TURN_KINDS = ("suggest", "accuse", "snoop", "all_snoop", "super_sleuth", "private_tip",
                   "room_card")
@@ -344,7 +381,7 @@ class _Parser:
             problem = player_name_problem(p["name"])
             if problem:
                 raise self.fail(problem, "players")
-        if self.edition.id != "custom" and "fugitive" not in self.data:
+        if self.edition.id != "custom":
             try:
                 self.edition.check_players(len(names))
             except ValueError as error:
@@ -361,7 +398,7 @@ class _Parser:
             if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                 raise self.fail(f"{p['name']}: hand_size must be a whole number", "players")
             players.append(Player(p["name"], size))
-        if self.edition.id != "custom" and "fugitive" not in self.data:
+        if self.edition.id != "custom":
             dealt = sorted(self.edition.hand_sizes(len(names)))
             if sorted(p.hand_size for p in players) != dealt:
                 raise self.fail(f"{self.edition.name} deals {len(names)} players hands of "
@@ -394,7 +431,7 @@ class _Parser:
 
     # -- events -------------------------------------------------------------------------------
     KINDS = {"suggest": ({"by", "passed", "shown_by", "card", "showed"}, "_suggest"),
-             "accuse": ({"by", "correct", "envelope"}, "_accuse"),
+             "accuse": ({"by", "correct", "envelope", "together"}, "_accuse"),
              "snoop": ({"by", "card"}, "_snoop"),
              "all_snoop": ({"by", "card", "from"}, "_all_snoop"),
              "super_sleuth": ({"by", "showed", "nothing"}, "_super_sleuth"),
@@ -553,14 +590,24 @@ class _Parser:
                             "accuse")
         elif self.observer == raw["by"]:
             raise self.fail(f"{self.observer} made this accusation: name its cards", "accuse")
+        together = raw.get("together", False)
+        if not isinstance(together, bool):
+            raise self.fail("expected true or false", "together")
+        if together and not (self.edition.accusation.simultaneous
+                             or self.edition.id == "custom"):
+            raise self.fail(f"{self.edition.name} has players accuse one at a time, never "
+                            "together", "together")
+        if together and raw["accuse"] is None:
+            raise self.fail("accusations made together are turned face up: name its cards",
+                            "accuse")
         envelope = None
         if raw.get("envelope") is not None:
-            if self.observer != raw["by"]:
+            if self.observer != raw["by"] and not together:
                 who = self.observer or "nobody (public record)"
                 raise self.fail(f"only the accuser looked at the solution, not {who}",
                                 "envelope")
             envelope = self._named(raw, "envelope", "accusation")
-        return Accuse(self.at, raw, named, raw["by"], correct, envelope)
+        return Accuse(self.at, raw, named, raw["by"], correct, envelope, together)
 
     def _snoop(self, raw: Mapping[str, Any]) -> Snoop:
         target = self._present(self._player(raw["snoop"], "snoop"), "snoop")

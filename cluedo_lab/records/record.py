@@ -53,6 +53,8 @@ class Record:
     fugitive: str | None
     events: tuple[Event, ...]
     source: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    escape_plan: tuple[Card, ...] = ()
+    """2002 one-against-all, in the fugitive's own record: the solution they chose."""
 
     # -- places ------------------------------------------------------------------------------
     @property
@@ -99,7 +101,8 @@ class Record:
     def public(self) -> Record:
         """What every player saw: no observer, no hand, and no card that was shown or
         looked at in private (an unseen refutation stays "someone showed a card")."""
-        data = {k: v for k, v in self.source.items() if k not in ("observer", "hand")}
+        data = {k: v for k, v in self.source.items()
+                if k not in ("observer", "hand", "escape_plan")}
         data["events"] = [seat_view(raw, None) for raw in self.source.get("events", [])]
         return Record.from_dict(data)
 
@@ -170,6 +173,10 @@ class Record:
             lines.append("Seen by everybody (public knowledge)")
         if self.face_up:
             lines.append(f"Face up: {', '.join(c.name for c in self.face_up)}")
+        if self.fugitive:
+            plan = ", ".join(c.name for c in self.escape_plan)
+            lines.append(f"{self.fugitive} is the fugitive"
+                         + (f" and chose the escape plan {plan}" if plan else ""))
         lines += [event.describe() for event in self.events]
         return "\n".join(lines)
 

@@ -4,8 +4,9 @@ record's public view.
 An event as a game writes it may carry private keys (starting with ``_``): ``_seen_by`` lists
 who saw its cards, ``_card_for`` maps each viewer to the card they alone saw (All Snoop),
 ``_secret`` lists keys whose value only ``_seen_by`` saw (a face-down accusation, a private
-tip's wording): the others read ``null`` there. A record's own events carry none: whoever is
-not its observer saw none of their cards.
+tip's wording): the others read ``null`` there; ``_public`` marks an event whose cards every
+player saw (accusations turned up together: the solution is turned over for all). A record's
+own events carry none: whoever is not its observer saw none of their cards.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def seat_view(event: Mapping[str, Any], observer: str | None) -> dict[str, Any]:
         if observer is not None and observer in event["_card_for"]:
             out["card"] = event["_card_for"][observer]
         return out
-    if observer not in seen_by:
+    if observer not in seen_by and not event.get("_public"):
         for key in PRIVATE_KEYS:
             out.pop(key, None)
         for key in event.get("_secret", ()):

@@ -107,6 +107,9 @@ class QuestionRules:
     place: str
     answer: str = "first-who-can"
     reenter_to_repeat: bool = False
+    name_yourself: bool = True
+    """Board games: may a suggestion call the suggester's own piece (2014 "yourself", 2023
+    "any character")? 1949 calls "any other Person"."""
 
 
 @dataclass(frozen=True)
@@ -121,8 +124,13 @@ class AccusationRules:
     ``accuser`` (laid or written face down). The accuser always sees the solution."""
     when: str = "in-room"
     """Board games: when a player may accuse on their turn: ``after-suggestion`` (in the same
-    turn, after their own suggestion), ``in-room`` (whenever their piece is in a room) or
-    ``anywhere``. Card games accuse on their turn (``anywhere``)."""
+    turn, after their own suggestion), ``after-unanswered-suggestion`` (the same, and only
+    when nobody showed a card: a shown card ends the turn), ``in-room`` (whenever their piece
+    is in a room) or ``anywhere``. Card games accuse on their turn (``anywhere``). With
+    ``turns.roll = "first"`` nothing, an accusation included, comes before the roll.
+    ``wrong``: a wrong accuser ``stays-to-refute`` (no more turns, still answers),
+    ``keeps-moving`` (board games: still takes turns to move and answers, but makes no
+    suggestion or accusation) or ``leaves`` the game."""
 
 
 @dataclass(frozen=True)
@@ -367,9 +375,9 @@ SPARES = ("uneven", "face-up")
 FORMS = ("one-per-category", "any")
 PLACES = ("current-room", "marker", "free")
 ANSWERS = ("first-who-can", "every-who-can")
-WRONG = ("stays-to-refute", "leaves")
+WRONG = ("stays-to-refute", "keeps-moving", "leaves")
 REVEAL = ("everyone", "accuser")
-ACCUSE_WHEN = ("after-suggestion", "in-room", "anywhere")
+ACCUSE_WHEN = ("after-suggestion", "after-unanswered-suggestion", "in-room", "anywhere")
 ROLL = ("or-passage", "first")
 SPARE_PIECES = ("start", "rooms")
 FIRST = ("scarlett", "highest-roll", "dealer", "most-suspicious", "first-seat")
@@ -745,6 +753,11 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
         if "when" in raw["accusation"]:
             raise r.fail("accusation.when", "card games accuse on their turn; use "
                          "accusation.anywhere")
+        if accusation.wrong == "keeps-moving":
+            raise r.fail("accusation.wrong", "'keeps-moving' is for board games: a card game "
+                         "has no pieces to move")
+        if "name_yourself" in raw["question"]:
+            raise r.fail("question.name_yourself", "a card game has no pieces to call")
     elif board is None:
         raise r.fail("board", "missing; a board game (family = 'board') names its board")
     turn_rules = TurnRules(
@@ -905,7 +918,7 @@ def _deal(raw: dict[str, Any], r: _Reader, category_ids: list[str],
 
 def _question(raw: dict[str, Any], r: _Reader, categories: tuple[Category, ...]) -> QuestionRules:
     spec = r.table(r.get(raw, "question", "", dict), "question",
-                   {"items", "form", "place", "answer", "reenter_to_repeat"})
+                   {"items", "form", "place", "answer", "reenter_to_repeat", "name_yourself"})
     items = r.positive(spec, "items", "question")
     form = r.choice(spec, "form", "question", FORMS)
     if form == "one-per-category" and items != len(categories):
@@ -919,7 +932,9 @@ def _question(raw: dict[str, Any], r: _Reader, categories: tuple[Category, ...])
         answer=r.choice(spec, "answer", "question", ANSWERS, required=False,
                         default="first-who-can"),
         reenter_to_repeat=r.get(spec, "reenter_to_repeat", "question", bool, required=False,
-                                default=False))
+                                default=False),
+        name_yourself=r.get(spec, "name_yourself", "question", bool, required=False,
+                            default=True))
 
 
 def _accusation(raw: dict[str, Any], r: _Reader) -> AccusationRules:

@@ -11,6 +11,7 @@ never from the engine's own output.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -20,6 +21,7 @@ from collections.abc import Callable
 import pytest
 
 from cluedo_lab.bots.explorer import ExplorerBot
+from cluedo_lab.bots.quick_detectives import BoardDetective
 from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import game_from_json, new_game
 from cluedo_lab.games.board_game import BoardGame
@@ -28,7 +30,7 @@ from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.records import ENVELOPE, Record
 from cluedo_lab.rules.board import Board, load_board
 from cluedo_lab.rules.edition import load_edition
-from cluedo_lab.rules.errors import Contradiction, IllegalAction
+from cluedo_lab.rules.errors import ActionLimit, Contradiction, IllegalAction
 from cluedo_lab.views.board_svg import game_svg
 from cluedo_lab.views.display import to_svg
 
@@ -545,16 +547,29 @@ def test_2023_a_piece_in_a_room_can_draw_a_clue_card_every_turn():
 
 @pytest.mark.parametrize("edition", ALL)
 def test_staying_in_a_room(edition):
-    game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) is not None)
+    """1949 rule 5 and 7, 2023 "if you reach or stay in a room": stay and suggest. 2014: "you
+    cannot stay in the same room ...", except in a room another player's suggestion moved
+    your piece to."""
+    if edition == E14:
+        game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) is not None
+                     and not g.summoned_now)
+        assert not of_kind(game, "stay")
+        refused(game, Action.make("stay", game.current), "may not stay")
+        # Carry the next player's piece into a room: on its turn it may stay there.
+        game = steer(edition, in_room_to_act)
+        target = (game.current + 1) % len(game.names)
+        game.apply(Action.make("suggest", game.current,
+                               cards=[game.characters[target], game.fixed.weapons[0]]))
+        advance(game, lambda g: g.phase == "start" and g.current == target)
+        assert game.summoned_now and of_kind(game, "stay")
+    else:
+        game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) is not None)
     seat, room = game.current, game.room_of(game.current)
     throws = game.throws
     stay(game, seat)
     assert game.piece(seat) == room and game.phase == "act"
     assert (game.throws == throws) == (not game.roll_first)     # 2023 rolled first
-    if edition == E14:   # 2014: you cannot stay in a room to suggest it again
-        assert not of_kind(game, "suggest")
-    else:                # 1949 Rule 5 and 7; 2023 "if you reach or stay in a room"
-        assert of_kind(game, "suggest")
+    assert of_kind(game, "suggest")
     game = steer(edition, lambda g: g.phase == "start" and g.room_of(g.current) is None)
     refused(game, Action.make("stay", game.current),
             "must roll the dice first" if game.roll_first else "is not in a room")
@@ -576,7 +591,8 @@ def test_suggestion_only_in_the_room_you_are_in(edition):
     other = next(r for r in game.fixed.rooms if r != room)
     weapon = game.fixed.weapons[0]
     assert all(len(a["cards"]) == 2 for a in of_kind(game, "suggest"))   # the room is implied
-    assert len(of_kind(game, "suggest")) == 36
+    # 1949 5(d) calls "any other Person": the suggester's own piece is left out.
+    assert len(of_kind(game, "suggest")) == (30 if edition == E49 else 36)
     refused(game, Action.make("suggest", seat, cards=["plum", weapon, other]),
             "name one suspect and one weapon", game.board.room_name(room))
     assert suggest(game, ["plum", weapon])["suggest"] == sorted(
@@ -610,7 +626,8 @@ def test_refutation_goes_to_the_left_in_order(edition):
         seat, room = game.current, game.room_of(game.current)
         n = len(game.names)
         rng = random.Random(seed)
-        suspect, weapon = rng.choice(game.fixed.suspects), rng.choice(game.fixed.weapons)
+        suspect = rng.choice(game.callable_suspects(seat))    # 1949: never your own piece
+        weapon = rng.choice(game.fixed.weapons)
         named = {suspect, weapon, room}
         shower = first_holder(game, seat, named)
         game.apply(Action.make("suggest", seat, cards=[suspect, weapon]))
@@ -637,7 +654,7 @@ def test_refuter_chooses_which_card_when_holding_several(edition):
         seat = game.current
         left = (seat + 1) % len(game.names)
         mine = hand(game, left)
-        suspects = [c for c in game.fixed.suspects if c in mine]
+        suspects = [c for c in game.callable_suspects(seat) if c in mine]
         weapons = [c for c in game.fixed.weapons if c in mine]
         if suspects and weapons:
             break
@@ -672,11 +689,8 @@ def test_2014_leave_and_reenter_to_suggest_in_a_room_again():
     # Next turn: staying there does not allow a suggestion...
     advance(game, lambda g: g.phase == "start" and g.current == seat)
     assert game.piece(seat) == room
-    trial = game_from_json(game.to_json())
-    trial.apply(Action.make("stay", seat))
-    assert not of_kind(trial, "suggest")
-    refused(trial, Action.make("suggest", seat, cards=["plum", "rope"]), "must leave the",
-            "come back in")
+    assert not of_kind(game, "stay")        # staying is refused: it would not allow one
+    refused(game, Action.make("stay", seat), "may not stay", "leave it and come back in")
     # ...and leaving cannot come back in the same turn, even by another door.
     game.apply(Action.make("roll", seat))
     if game.phase == "move":
@@ -710,10 +724,12 @@ def test_piece_moved_by_a_suggestion_may_suggest_there_next_turn(edition):
     assert game.piece(target) == room and of_kind(game, "suggest")  # all editions: yes
     game.apply(Action.make("end", target))
     advance(game, lambda g: g.phase == "start" and g.current == target)
-    if game.piece(target) == room:
+    if game.piece(target) == room and edition == E14:
+        # Only on that next turn (2014): then staying is not even allowed.
+        refused(game, Action.make("stay", target), "may not stay")
+    elif game.piece(target) == room:
         stay(game, target)
-        # Only on that next turn (2014); staying is enough in 1949 and 2023.
-        assert bool(of_kind(game, "suggest")) == (edition != E14)
+        assert of_kind(game, "suggest")     # staying is enough in 1949 and 2023
 
 
 # =============================================================================================
@@ -726,12 +742,17 @@ def test_2023_accusation_from_any_room_naming_any_room(edition):
                  and g.room_of(g.current) not in envelope(g), clue_cards=False)
     seat, here = game.current, game.room_of(game.current)
     answer = sorted(envelope(game), key=game.fixed.order.__getitem__)
-    assert Action.make("accuse", seat, cards=answer) in game.legal_actions()  # before rolling
+    # "Roll the dice then you may perform one or more actions": not before the roll.
+    assert kinds(game) == {"roll"}
+    refused(game, Action.make("accuse", seat, cards=answer), "begins with a roll")
+    game.apply(Action.make("roll", seat))
+    game.apply(Action.make("stay", seat))
+    assert Action.make("accuse", seat, cards=answer) in game.legal_actions()
     assert len(of_kind(game, "accuse")) == 6 * 6 * 9
     game.apply(Action.make("accuse", seat, cards=answer))
     assert game.is_over and game.winner == seat and here not in answer
     # From a corridor: no accusation.
-    game = steer(edition, lambda g: g.phase in ("start", "act") and g.room_of(g.current) is None,
+    game = steer(edition, lambda g: g.phase == "act" and g.room_of(g.current) is None,
                  clue_cards=False)
     assert not of_kind(game, "accuse")
     refused(game, Action.make("accuse", game.current, cards=answer), "must be in a room")
@@ -746,19 +767,38 @@ def test_accusation_in_the_same_turn_as_your_own_suggestion(edition):
     game = steer(edition, in_room_to_act)
     seat = game.current
     refused(game, Action.make("accuse", seat, cards=answer), "same turn as your own")
-    game.apply(of_kind(game, "suggest")[0])
-    while game.phase == "refute":
-        game.apply(of_kind(game, "show")[0])
+    # A card shown ends the turn: no accusation after it.
+    event = suggest(game, list(of_kind(game, "suggest")[0]["cards"]))
+    if event.get("shown_by"):
+        refused(game, Action.make("accuse", seat, cards=answer), "ends your turn")
+    # After a suggestion nobody could answer, any room may be named.
+    game = steer(edition, lambda g: in_room_to_act(g) and unanswerable(g) is not None)
+    seat = game.current
+    assert not suggest(game, unanswerable(game)).get("shown_by")
     assert len(of_kind(game, "accuse")) == 6 * 6 * 9
     game.apply(Action.make("accuse", seat, cards=answer))
     assert game.winner == seat
 
 
+def unanswerable(game: BoardGame) -> list[str] | None:
+    """A suspect and weapon the current player may name that nobody else can show, in a room
+    nobody else can show either (cards of the envelope, the player's hand or face up)."""
+    seat = game.current
+    safe = envelope(game) | hand(game, seat) | {c.id for c in game.deal.face_up}
+    if game.room_of(seat) not in safe:
+        return None
+    suspect = next((c for c in game.callable_suspects(seat) if c in safe), None)
+    weapon = next((c for c in game.fixed.weapons if c in safe), None)
+    return None if suspect is None or weapon is None else [suspect, weapon]
+
+
 def accusing(edition: str, **options) -> BoardGame:
-    """A game where the current player may accuse now (after a suggestion if need be)."""
-    game = steer(edition, lambda g: bool(of_kind(g, "accuse")) or in_room_to_act(g), **options)
+    """A game where the current player may accuse now (after a suggestion if need be: one
+    nobody can answer where a shown card ends the turn)."""
+    game = steer(edition, lambda g: bool(of_kind(g, "accuse")) or (
+        in_room_to_act(g) and unanswerable(g) is not None), **options)
     if not of_kind(game, "accuse"):
-        suggest(game, list(of_kind(game, "suggest")[0]["cards"]))
+        suggest(game, unanswerable(game))
     return game
 
 
@@ -774,7 +814,8 @@ def test_one_accusation_per_player_and_wrong_accuser_stays_only_to_refute(editio
         (list(wrong["cards"]), game.names[seat], False)
     assert set(event["envelope"]) == truth          # the accuser looked in the envelope
     assert not game.is_over and game.current != seat and not game.active(seat)
-    assert "takes no more turns but still shows cards" in game.log[-2]
+    assert ("makes no more suggestions or accusations" if edition == E14    # it still moves
+            else "takes no more turns but still shows cards") in game.log[-2]
     refused(game, Action.make("accuse", seat, cards=sorted(truth)), "accused wrongly")
     # The others ask about the wrong accuser's cards: they must still answer, never play.
     theirs = hand(game, seat)
@@ -783,8 +824,9 @@ def test_one_accusation_per_player_and_wrong_accuser_stays_only_to_refute(editio
     rng = random.Random(1)
     shown = 0
     while not game.is_over and game.turn_number < 80:
-        assert game.turn != seat
-        if in_room_to_act(game):
+        assert game.turn != seat or edition == E14
+        assert game.turn != seat or "suggest" not in kinds(game)
+        if in_room_to_act(game) and game.characters[game.current] not in pair:
             asker = game.current
             event = suggest(game, pair)
             expected = first_holder(game, asker, set(event["suggest"]))
@@ -806,15 +848,18 @@ def test_game_ends_when_someone_is_right(edition):
     refused(game, Action.make("end", seat), "the game is over", f"{game.names[seat]} won")
 
 
-def accusing_now(game: BoardGame) -> BoardGame:
-    """Bring ``game`` to a moment its current player may accuse."""
+def accusing_now(game: BoardGame, limit: int = 3000) -> BoardGame:
+    """Bring ``game`` to a moment its current player may accuse (AssertionError if ``limit``
+    actions do not: in 1949 a player may find no suggestion nobody can answer)."""
     rng = random.Random(0)
-    while not of_kind(game, "accuse"):
+    for _ in range(limit):
+        if of_kind(game, "accuse"):
+            return game
         if in_room_to_act(game):
-            suggest(game, list(of_kind(game, "suggest")[0]["cards"]))
+            suggest(game, unanswerable(game) or list(of_kind(game, "suggest")[0]["cards"]))
         else:
             game.apply(quiet_action(game, rng))
-    return game
+    raise AssertionError("no accusation came within reach")
 
 
 @pytest.mark.parametrize("edition", ALL)
@@ -827,7 +872,7 @@ def test_game_ends_when_nobody_can_still_win(edition):
         if accusations:
             game.apply(accusations[0])
         elif in_room_to_act(game):
-            suggest(game, list(of_kind(game, "suggest")[0]["cards"]))
+            suggest(game, unanswerable(game) or list(of_kind(game, "suggest")[0]["cards"]))
         else:
             game.apply(quiet_action(game, rng))
     assert game.winner is None and not any(game.active(s) for s in range(len(game.names)))
@@ -835,25 +880,39 @@ def test_game_ends_when_nobody_can_still_win(edition):
     assert "Nobody can still win" in game.log[-1]
 
 
-@pytest.mark.parametrize("edition", ALL)
-def test_last_player_left_plays_on_until_they_accuse(edition):
-    game = new(edition, 6)
-    rng = random.Random(6)
+def _all_but_the_last_accuse_wrongly(edition: str, seed: int, limit: int = 5000
+                                     ) -> BoardGame | None:
+    """A seeded game where every player but the last has accused wrongly, or None if
+    ``limit`` actions do not get there (in 1949 a player whose own piece is the only suspect
+    nobody else can show never makes the suggestion nobody answers that an accusation needs)."""
+    game = new(edition, seed)
+    rng = random.Random(seed)
     truth = envelope(game)
     last_one = len(game.names) - 1
-    while sum(game.active(s) for s in range(len(game.names))) > 1:
+    for _ in range(limit):
+        if sum(game.active(s) for s in range(len(game.names))) == 1:
+            return game
         accusations = [a for a in of_kind(game, "accuse") if set(a["cards"]) != truth]
         if accusations and game.current != last_one:
             game.apply(accusations[0])
         elif in_room_to_act(game) and game.current != last_one:
-            suggest(game, list(of_kind(game, "suggest")[0]["cards"]))
+            suggest(game, unanswerable(game) or list(of_kind(game, "suggest")[0]["cards"]))
         else:
             game.apply(quiet_action(game, rng))
+    return None
+
+
+@pytest.mark.parametrize("edition", ALL)
+def test_last_player_left_plays_on_until_they_accuse(edition):
+    game = next(g for g in map(_all_but_the_last_accuse_wrongly, [edition] * 20, range(6, 26))
+                if g is not None)
+    last_one = len(game.names) - 1
     assert not game.is_over and game.active(last_one)
     turns = game.turn_number
     advance(game, lambda g: g.turn_number >= turns + 3)
-    # Every turn is now the last player's.
-    assert all(f": {game.names[last_one]} (" in t[0] for t in turn_lines(game)[-3:])
+    # Every turn is now the last player's (2014: the others still move, never suggesting).
+    if edition != E14:
+        assert all(f": {game.names[last_one]} (" in t[0] for t in turn_lines(game)[-3:])
     accusation = next(iter(of_kind(accusing_now(game), "accuse")))
     game.apply(accusation)
     assert game.is_over
@@ -874,7 +933,7 @@ def test_false_witness_rule(edition):
         game = steer(edition, in_room_to_act, seeds=[seed], false_witness=True)
         witness = game.current
         liar = (witness + 1) % len(game.names)
-        held = sorted(c for c in hand(game, liar) if c in game.fixed.suspects)
+        held = sorted(c for c in hand(game, liar) if c in game.callable_suspects(witness))
         if held and game.room_of(witness) not in hand(game, liar):
             break
     else:  # pragma: no cover
@@ -1107,7 +1166,7 @@ def steer_refute(edition: str) -> BoardGame:
         seat = game.current
         left = (seat + 1) % len(game.names)
         mine = hand(game, left)
-        s = [c for c in game.fixed.suspects if c in mine]
+        s = [c for c in game.callable_suspects(seat) if c in mine]
         w = [c for c in game.fixed.weapons if c in mine]
         if s and w:
             game.apply(Action.make("suggest", seat, cards=[s[0], w[0]]))
@@ -1118,8 +1177,11 @@ def steer_refute(edition: str) -> BoardGame:
 @pytest.mark.parametrize("edition", ALL)
 def test_same_seed_same_game(edition):
     def play(seed: int) -> BoardGame:
+        # the first 600 actions: where a shown card ends the turn (1949, 2014) random
+        # players seldom get to accuse, and a whole game takes thousands of actions
         game = new(edition, seed)
-        game.play([RandomBot(seed * 7 + s) for s in range(len(game.names))])
+        with contextlib.suppress(ActionLimit):
+            game.play([RandomBot(seed * 7 + s) for s in range(len(game.names))], 600)
         return game
     one, two = play(4), play(4)
     assert one.to_json() == two.to_json() and list(one.log) == list(two.log)
@@ -1143,9 +1205,9 @@ def test_save_load_replays_exactly(edition):
         assert loaded.status() == game.status() and game_svg(loaded) == game_svg(game)
         for seat in [*range(len(game.names)), None]:
             assert loaded.record_for(seat) == game.record_for(seat)
-        # Both continue identically (dice included).
-        bots = [RandomBot(s) for s in range(len(game.names))]
-        twins = [RandomBot(s) for s in range(len(game.names))]
+        # Both continue identically (dice included), to the end: detectives finish a game.
+        bots = [BoardDetective(s) for s in range(len(game.names))]
+        twins = [BoardDetective(s) for s in range(len(game.names))]
         game.play(bots)
         loaded.play(twins)
         assert loaded.to_json() == game.to_json()
@@ -1172,7 +1234,11 @@ def expected_viewers(game: BoardGame, event: dict) -> set[str] | None:
 @pytest.mark.parametrize("edition", ALL)
 def test_every_seats_record_is_exactly_what_that_seat_learned(edition):
     game = new(edition, 8)
-    game.play([ExplorerBot(8 + s, accuse_chance=0.02) for s in range(len(game.names))])
+    bots = [ExplorerBot(8 + s, accuse_chance=0.02) for s in range(len(game.names))]
+    for _ in range(20_000):   # where only an unanswered suggestion opens an accusation, random
+        if game.is_over:      # players may never end the game: a long stretch of it will do
+            break
+        game.apply(bots[game.current].choose(game, game.current))
     assert sum("card" in e for e in game.events) > 10
     for seat in [*range(len(game.names)), None]:
         me = None if seat is None else game.names[seat]

@@ -928,3 +928,40 @@ def test_undo_takes_back_the_last_action_exactly(edition, players):
         assert game.undo() == action
         assert position(game) == before
         game.apply(action)
+
+
+# -- rules round three (issue 31) -------------------------------------------------------------
+
+def test_2018_accusations_made_together_turn_the_solution_over_for_every_record():
+    """2018: "The first accuser must turn over the cards under the Crime card": every seat,
+    and the public record, hold the solution; the accusations are face up."""
+    game = new_game(E18, 4, 7)
+    right = envelope(game)
+    wrong = [next(c.id for c in E18.category("suspect").cards if c.id != right[0]), *right[1:]]
+    game.apply(Action.make("accuse", 0, cards=wrong))
+    game.apply(Action.make("decline", 1))
+    game.apply(Action.make("accuse", 2, cards=wrong))
+    game.apply(Action.make("decline", 3))
+    assert game.is_over and game.winner is None
+    for seat in (0, 1, 2, 3, None):
+        record = game.record(seat)
+        events = game.record_for(seat)["events"][-2:]
+        assert [e["accuse"] for e in events] == [wrong, wrong]
+        assert all(e["together"] and e["envelope"] == right for e in events)
+        assert Knowledge(record).solution() == tuple(right)
+    consistent(game)
+
+
+def test_one_against_all_the_fugitive_knows_the_escape_plan_from_the_start():
+    """2002 ONE AGAINST ALL 1: the fugitive chose the three cards: their record holds them and
+    their notepad has the envelope certain; no other seat's record does."""
+    game = new_game(E02F, 3, 3)
+    fugitive = game.fugitive
+    plan = envelope(game)
+    data = game.record_for(fugitive)
+    assert data["escape_plan"] == plan
+    assert Knowledge(game.record(fugitive)).solution() == tuple(plan)
+    for seat in (0, 1, None):
+        assert "escape_plan" not in game.record_for(seat)
+        assert Knowledge(game.record(seat)).solution() is None
+    assert "escape_plan" not in game.record(fugitive).public().to_dict()

@@ -130,8 +130,8 @@ def test_custom_decks(model):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_a_fugitive_answers_last(model):
-    check_games(games("mini-features", 4, 30, fugitive=True)
-                + games("mini-3x3x3", 4, 30, fugitive=True), model)
+    check_games(games("mini-features-fugitive", 4, 30, fugitive=True)
+                + games("mini-3x3x3", 4, 30, fugitive=True, as_deck=True), model)
 
 
 def test_probabilities_by_card_name_and_every_place():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.records import (
     Accuse,
     AllSnoop,
@@ -850,3 +851,52 @@ def test_private_tip_all_is_true_or_left_out(feature_edition, value):
     sleuth_fails(feature_edition, {"private_tip": {"category": "weapon", "all": value},
                                    "by": "Ann", "to": "Bob", "cards": ["Knife"]},
                  field="private_tip", says="'all' is true or left out")
+
+
+# -- the fugitive and the escape plan (issues 31 and 32) --------------------------------------
+E02F_ID = "cluedo-the-card-game-2002-one-against-all"
+
+
+def oaa_record(**changes) -> dict:
+    data = {"edition": E02F_ID, "players": ["Ann", "Bob", "Cy"], "fugitive": "Cy",
+            "events": []}
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize("fugitive", ["Bob", None])
+def test_a_fugitive_key_is_refused_where_the_game_has_no_fugitive(fugitive):
+    """A 1949 record has no fugitive: the key (even null) neither reorders the answers nor
+    switches off the player and hand-size checks."""
+    data = {"edition": "cluedo-classic-1949", "players": ["Ann", "Bob", "Cy"],
+            "fugitive": fugitive, "events": []}
+    fails(data, event=None, field="fugitive", says="has no fugitive")
+    hands = [{"name": n, "hand_size": s} for n, s in (("Ann", 18), ("Bob", 0), ("Cy", 0))]
+    fails({"edition": "cluedo-classic-1949", "players": hands}, event=None, field="players")
+
+
+def test_one_against_all_deals_as_the_standard_game_and_names_its_fugitive():
+    assert Record.from_dict(oaa_record()).answer_order("Ann") == ("Bob", "Cy")
+    uneven = [{"name": n, "hand_size": s} for n, s in (("Ann", 7), ("Bob", 5), ("Cy", 6))]
+    fails(oaa_record(players=uneven), event=None, field="players", says="6, 6, 6")
+    fails(oaa_record(players=["Ann", "Bob"], fugitive="Bob"), event=None, field="players")
+    data = oaa_record()
+    del data["fugitive"]
+    fails(data, event=None, field="fugitive", says="name the player")
+    fails(oaa_record(fugitive=None), event=None, field="fugitive")
+
+
+def test_the_escape_plan_is_in_the_fugitive_s_own_record_only():
+    hand = ["Miss Scarlett", "Train", "Loch Ness", "Mrs. White", "Car", "Stonehenge"]
+    plan = ["Professor Plum", "Seaplane", "York Minster"]
+    mine = oaa_record(observer="Cy", hand=hand, escape_plan=plan)
+    record = Record.from_dict(mine)
+    assert [c.name for c in record.escape_plan] == plan
+    assert Knowledge(record).solution() == tuple(c.id for c in record.escape_plan)
+    assert "escape_plan" not in record.public().to_dict()
+    fails(oaa_record(observer="Ann", hand=hand, escape_plan=plan), event=None,
+          field="escape_plan", says="fugitive's own record")
+    fails(oaa_record(observer="Cy", hand=hand, escape_plan=plan[:2]), event=None,
+          field="escape_plan", says="the solution")
+    fails(oaa_record(observer="Cy", hand=hand, escape_plan=["Miss Scarlett", *plan[1:]]),
+          event=None, field="escape_plan")
