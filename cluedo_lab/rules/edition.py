@@ -17,7 +17,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from .board import board_ids
+from .board import MOVEMENTS, board_ids
 from .data import editions_dir
 from .dice import Dice
 from .errors import EditionError, InvalidArgument, UnknownName, WrongType
@@ -135,11 +135,15 @@ class TurnRules:
     """How a board turn begins: ``roll = "or-passage"`` (a secret passage, or staying in the
     room, replaces the roll) or ``"first"`` (everybody rolls; staying or a passage come after);
     ``must_move``: after rolling, a piece with somewhere to go must move. ``spare_pieces``:
-    where the suspects nobody plays begin, on their ``start`` squares or in ``rooms``."""
+    where the suspects nobody plays begin, on their ``start`` squares or in ``rooms``.
+    ``movement``: a move that ends in a corridor uses the whole roll (``"exact"``, 1949 and
+    2014: "that number of squares") or any part of it (``"up-to"``, 2023); a room may be
+    entered with fewer either way."""
 
     roll: str = "or-passage"
     must_move: bool = True
     spare_pieces: str = "start"
+    movement: str = "exact"
 
 
 @dataclass(frozen=True)
@@ -371,7 +375,7 @@ ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # Features become fields of each card, so they are named like the other fields (snake_case).
 FEATURE_PATTERN = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 CARD_FIELDS = frozenset({"id", "name", "aliases"})
-BOARD_TURN_FIELDS = frozenset({"roll", "must_move", "spare_pieces"})
+BOARD_TURN_FIELDS = frozenset({"roll", "must_move", "spare_pieces", "movement"})
 
 TOP_LEVEL = {"schema", "id", "name", "publisher", "year", "family", "rule_book", "extends",
              "description", "categories", "features", "players", "deal", "question",
@@ -728,7 +732,9 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
         roll=r.choice(turns, "roll", "turns", ROLL, required=False, default="or-passage"),
         must_move=r.get(turns, "must_move", "turns", bool, required=False, default=True),
         spare_pieces=r.choice(turns, "spare_pieces", "turns", SPARE_PIECES, required=False,
-                              default="start"))
+                              default="start"),
+        movement=r.choice(turns, "movement", "turns", MOVEMENTS, required=False,
+                          default="exact"))
     actions, action_hand = _actions(raw, r, features, category_ids)
     if mode == "one-against-all" and not actions:
         raise r.fail("mode", "one-against-all needs an action deck: its end is the fugitive's "
