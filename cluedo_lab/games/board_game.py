@@ -281,7 +281,8 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
                 raise ValueError(f"{self._name(first)} always moves first in "
                                  f"{self.edition.name}, so a seat must play that piece")
             return self.characters.index(first)
-        return n - 1 if first == "dealer" else 0
+        dealer = self.edition.dealer_seat(n)
+        return dealer if first == "dealer" else (dealer + 1) % n
 
     def legal_actions(self) -> list[Action]:
         return list(self._offered())

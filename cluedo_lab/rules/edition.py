@@ -80,7 +80,9 @@ class DealRules:
     dealer get the extra cards) or ``"face-up"`` (equal hands, the rest face up for all).
     ``face_down`` cards are set aside unseen before the deal (2023 two-player: one in each of
     four rooms) and named ``face_down_places``. ``hands`` fixes the hand sizes in deal order
-    (a variant for one player count); empty, they follow from ``spares``.
+    (a variant for one player count); empty, they follow from ``spares``. ``dealer``: the
+    seat that deals, ``"last-seat"`` (the cards go round from seat 0, which gets the first
+    extra card) or ``"first-seat"`` (seat 0 deals, so the cards go round from seat 1).
     """
 
     envelope: Mapping[str, int]
@@ -88,6 +90,7 @@ class DealRules:
     face_down: int = 0
     face_down_places: tuple[str, ...] = ()
     hands: tuple[int, ...] = ()
+    dealer: str = "last-seat"
 
 
 @dataclass(frozen=True)
@@ -264,12 +267,18 @@ class Edition:
         """Cards left for hands and face-up spares once the envelope and face-down piles are out."""
         return len(self.cards) - self.envelope_size - self.deal.face_down
 
-    def hand_sizes(self, players: int) -> tuple[int, ...]:
-        """Hand sizes in deal order (the first seat is the one after the dealer)."""
+    def dealer_seat(self, players: int) -> int:
+        """The seat that deals (``deal.dealer``); the cards go round from the seat on its
+        left, the next seat, so the seats nearest that left get any extra cards."""
         self.check_players(players)
-        if self.deal.hands:
-            return self.deal.hands
-        return _hand_sizes(self.dealt_count, players, self.deal.spares)
+        return 0 if self.deal.dealer == "first-seat" else players - 1
+
+    def hand_sizes(self, players: int) -> tuple[int, ...]:
+        """Hand sizes by seat: dealt one at a time from the dealer's left (``deal.hands``,
+        if given, lists them in that order)."""
+        first = (self.dealer_seat(players) + 1) % players
+        in_order = self.deal.hands or _hand_sizes(self.dealt_count, players, self.deal.spares)
+        return tuple(in_order[(seat - first) % players] for seat in range(players))
 
     def face_up_count(self, players: int) -> int:
         return self.dealt_count - sum(self.hand_sizes(players))
@@ -359,6 +368,7 @@ def _hand_sizes(dealt: int, players: int, spares: str) -> tuple[int, ...]:
 
 FAMILIES = ("board", "card")
 SPARES = ("uneven", "face-up")
+DEALERS = ("last-seat", "first-seat")
 FORMS = ("one-per-category", "any")
 PLACES = ("current-room", "marker", "free")
 ANSWERS = ("first-who-can", "every-who-can")
@@ -736,6 +746,9 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
         movement=r.choice(turns, "movement", "turns", MOVEMENTS, required=False,
                           default="exact"))
     actions, action_hand = _actions(raw, r, features, category_ids)
+    if mode == "one-against-all" and deal.dealer != "last-seat":
+        raise r.fail("deal.dealer", "in one-against-all the fugitive deals from the last seat "
+                     "(the records ask the fugitive last)")
     if mode == "one-against-all" and not actions:
         raise r.fail("mode", "one-against-all needs an action deck: its end is the fugitive's "
                      "escape")
@@ -850,7 +863,7 @@ def _card(spec: Any, path: str, category: str, features: dict[str, Feature],
 def _deal(raw: dict[str, Any], r: _Reader, category_ids: list[str],
           categories: tuple[Category, ...]) -> DealRules:
     spec = r.table(r.get(raw, "deal", "", dict), "deal",
-                   {"envelope", "spares", "face_down", "face_down_places", "hands"})
+                   {"envelope", "spares", "face_down", "face_down_places", "hands", "dealer"})
     envelope = r.get(spec, "envelope", "deal", dict)
     if set(envelope) != set(category_ids):
         raise r.fail("deal.envelope", f"expected a count for each category {category_ids}, "
@@ -883,7 +896,8 @@ def _deal(raw: dict[str, Any], r: _Reader, category_ids: list[str],
         raise r.fail("deal.hands", f"the hands {hands} hold {sum(hands)} cards, but {dealt} "
                      f"are dealt ({rest})")
     return DealRules({c: envelope[c] for c in category_ids}, spares, face_down, tuple(places),
-                     tuple(hands))
+                     tuple(hands), r.choice(spec, "dealer", "deal", DEALERS, required=False,
+                                            default="last-seat"))
 
 
 def _question(raw: dict[str, Any], r: _Reader, categories: tuple[Category, ...]) -> QuestionRules:
