@@ -649,6 +649,9 @@ def _layered(path: Path, chain: tuple[Path, ...],
         return raw
     base_id = r.ident(raw, "extends", "")
     base_path = (path.parent / f"{base_id}.toml").resolve()
+    if not base_path.is_file() and base_id in shipped_ids():
+        # A variant copied away from its base (say, into a class folder) extends the kit's own.
+        base_path = (_shipped_folder() / f"{base_id}.toml").resolve()
     if base_path == path or base_path in chain:
         loop = " -> ".join(shown(p.name) for p in (*chain, path, base_path))
         raise r.fail("extends", f"circular: {loop}")
@@ -657,7 +660,8 @@ def _layered(path: Path, chain: tuple[Path, ...],
                      "other; lay the changes into fewer files")
     if not base_path.is_file():
         known = ", ".join(edition_ids(path.parent))
-        raise r.fail("extends", f"no edition {base_id!r} next to this file; known: {known}")
+        raise r.fail("extends", f"no edition {base_id!r} next to this file, nor shipped with "
+                     f"the kit; known here: {known}")
     base = _layered(base_path, (*chain, path), stamps)
     _build(base, shown(base_path.name), _Reader(shown(base_path.name)))
     own_id = r.ident(raw, "id", "")
