@@ -350,7 +350,7 @@ class Walk:
     @cached_property
     def _corridor(self) -> dict[Node, tuple[Square, ...]]:
         """Each corridor square's corridor neighbours: the grid a walk goes along."""
-        return {node: tuple(n for n in near if not isinstance(n, str))  # type: ignore[misc]
+        return {node: tuple(n for n in near if not isinstance(n, str))
                 for node, near in self.adjacent.items() if not isinstance(node, str)}
 
 
