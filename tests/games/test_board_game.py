@@ -709,10 +709,11 @@ def test_2014_leave_and_reenter_to_suggest_in_a_room_again():
     if game.phase == "move":
         assert room not in game.targets()[0]
         refused(game, Action.make("move", seat, to=room), "already in the")
-    # Leave, and on a later turn come back in: a suggestion is allowed again.
-    door = game.board.doors_of(room)[0].corridor
-    if game.phase == "move" and door in game.targets()[1]:
-        game.apply(Action.make("move", seat, to=list(door)))
+    # Leave (to the square nearest the room: 2014 moves the whole roll), and on a later turn
+    # come back in: a suggestion is allowed again.
+    if game.phase == "move" and game.targets()[1]:
+        near = min(game.targets()[1], key=lambda sq: game.board.walk.free(sq).get(room, 99))
+        game.apply(Action.make("move", seat, to=list(near)))
         game.apply(Action.make("end", seat))
         advance(game, lambda g: g.phase == "move" and g.current == seat)
         if room in game.targets()[0]:
