@@ -16,7 +16,8 @@ A turn, as actions (card arguments are card ids; names and aliases are accepted)
    whoever must show one.
 2. ``move(to=room)`` or ``move(to=[row, col])``: any room or corridor square the roll reaches
    (orthogonal steps, no square twice, none occupied, rooms through doors, entering ends the
-   move, no exact roll needed). With ``turns.must_move = false`` (2023: you "may" move)
+   move, no exact roll needed for a room; a corridor square at exactly the roll in 1949 and
+   2014, within it in 2023: ``turns.movement``). With ``turns.must_move = false`` (2023: you "may" move)
    ``stay`` keeps the piece where it is.
 3. ``suggest(cards=[suspect, weapon])`` in the room you are in: the suspect's piece and the
    weapon move there and stay. Players to the left answer in turn; one holding several named
@@ -30,9 +31,9 @@ Choices made where the rule books are silent or differ (each has a test):
   (option ``characters``): on the classic board that order is the start squares clockwise.
   1949: the seat playing Miss Scarlett starts (``turns.first``); 2014/2023: each seat rolls one
   die, the highest starts and tied seats roll again.
-- Corridor moves may stop short of the roll ("up to", as 2023 says). The 1949 and 2014 books
-  say "move that number"; stopping short never changes which rooms you can enter, and exact
-  endpoints would need every self-avoiding walk of the roll's length.
+- A move that ends in a corridor uses the whole roll in 1949 and 2014 ("that number of
+  squares") and may stop short in 2023 ("up to"); no square is crossed twice in one move, which
+  only the 2023 book says (``turns.movement`` and its ``[[assumptions]]``).
 - Dice are thrown from the game's own seeded sequence of faces (1949: two dice unless the
   option ``dice=1``), so the same seed and the same actions give the same game.
 - With ``turns.must_move`` (1949, 2014) you must move after rolling if any square or room is
@@ -281,7 +282,8 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
                 raise ValueError(f"{self._name(first)} always moves first in "
                                  f"{self.edition.name}, so a seat must play that piece")
             return self.characters.index(first)
-        return n - 1 if first == "dealer" else 0
+        dealer = self.edition.dealer_seat(n)
+        return dealer if first == "dealer" else (dealer + 1) % n
 
     def legal_actions(self) -> list[Action]:
         return list(self._offered())

@@ -38,13 +38,14 @@ class BoardMovement(BoardState):
 
     def targets(self) -> tuple[tuple[str, ...], tuple[Square, ...]]:
         """Rooms and corridor squares the current roll lets the player move to (computed once
-        per roll, when the move starts)."""
+        per roll, when the move starts): rooms within the roll, squares at exactly the roll
+        or within it, as the edition's ``turns.movement`` says."""
         return self.reachable if self.phase == "move" else ((), ())
 
     def _find_targets(self) -> None:
         here = self.piece(self.turn)
-        near, squares = walk_of(self.edition.board).targets(here, self.total,
-                                                          self.blocked(self.turn))
+        near, squares = walk_of(self.edition.board).targets(
+            here, self.total, self.blocked(self.turn), self.edition.turns.movement)
         rooms = tuple(r for r in self._rooms if r != here and (self.any_room or r in near))
         self.reachable = (rooms, squares)
 

@@ -144,6 +144,10 @@ class BoardRefusals(BoardState):
                                                  self.blocked(action.seat)).get(square)
         if need is None:
             return f"other pieces block every way to square {square}"
+        if need <= self.total and self.edition.turns.movement == "exact":
+            return f"square {square} is {need} moves away, but in {self.edition.name} a move " \
+                   f"that stays in the corridors uses the whole roll ({self.total}), never " \
+                   "crossing a square twice, and no such walk ends there"
         return f"square {square} is {need} moves away; the roll was {self.total}"
 
     def _why_suggest(self, action: Action, who: str, room: str | None) -> str | None:

@@ -130,7 +130,8 @@ class CardGame2002(CardGame):
                              "so only the first player who can answers")
         self._setup_common()
         n = len(self.names)
-        self.fugitive = n - 1 if edition.mode == "one-against-all" else None
+        dealer = edition.dealer_seat(n)
+        self.fugitive = dealer if edition.mode == "one-against-all" else None
         self.deck = list(i for i, k in enumerate(self.fixed.kinds) for _ in range(k.count))
         self.rng.shuffle(self.deck)         # the top of the deck is the end of the list
         self._pile = []
@@ -155,7 +156,8 @@ class CardGame2002(CardGame):
         if self.fugitive is not None:
             self._say(f"{self.names[self.fugitive]} is the fugitive and chose "
                       f"{self._names(self.deal.envelope)}")
-        self.turn = 0 if self.fugitive is not None else n - 1
+        # The dealer plays first; the fugitive, who deals, has no turns: their left starts.
+        self.turn = (dealer + 1) % n if self.fugitive is not None else dealer
         self._start_turn(self.turn)
 
     def _fixed(self, deck_no: int, hands: tuple[frozenset[str], ...],

@@ -109,7 +109,7 @@ def narrate(seat: Seat[Game], action: Action, before: Before) -> list[Entry]:
     elif kind in ("suggest", "ask") and not new_events:
         named = shown(seat, action.get("cards") or action.get("items") or ())
         room = seat.room_of(action.seat)
-        where = f" in the {shown(seat, room)}" if room else ""
+        where = f" in the {shown(seat, room)}" if room else marker_place(seat, action.seat)
         shower = g.names[required(g.current, "seat to show a card")]
         out.append(f"{who} asks about {named}{where}; {shower} must choose a card to show")
     elif kind in ("show", "reveal") and action.seat == seat.index and not new_events:
@@ -134,6 +134,8 @@ def narrate(seat: Seat[Game], action: Action, before: Before) -> list[Entry]:
             if heard.get(key) is not None:
                 text += " " + {"target": "on", "destination": "to",
                                "cards": "naming"}[key] + " " + shown(seat, heard[key])
+        if heard.get("cards") is not None and heard.get("destination") is None:
+            text += marker_place(seat, action.seat)
         out.append(text)
     out += range(before.events, len(g.events))
     if g.is_over:
@@ -141,6 +143,13 @@ def narrate(seat: Seat[Game], action: Action, before: Before) -> list[Entry]:
     elif seat.turn != before.turn:
         out += turn_line(seat)
     return out
+
+
+def marker_place(seat: Seat[Game], asker: int) -> str:
+    """" from <destination>": the third card a 2002 suggestion names, the destination marker
+    in front of the asker (public); empty where there are no markers."""
+    place = dict(seat.markers or ()).get(seat.game.names[asker])
+    return f" from {shown(seat, place)}" if place else ""
 
 
 def accusation_warnings(seat: Seat[Game], action: Action) -> list[str]:

@@ -8,7 +8,12 @@ everything before it builds a :class:`Board`, so a bad file raises one
 Movement follows the rule books (1949 rules 1-6; 2014 Playing Detectives 3-4; 2023 ON YOUR
 TURN 1): orthogonal steps, no square twice in a move, never onto or through a square another
 piece occupies, rooms entered only through a door and entering ends the move, no exact roll
-needed. A piece in a room leaves through any unblocked door. On the classic board stepping
+needed to enter a room. A move that stays in the corridors either uses the whole roll
+(``"exact"``, 1949 and 2014: "moves that number of squares") or may stop short (``"up-to"``,
+2023: "up to the number of squares you rolled"): the edition's ``turns.movement``. The
+corridor squares form a bipartite grid, so an exact move of ``k`` ends only on squares whose
+distance has the parity of ``k``, and only where a walk of exactly ``k`` squares, none twice,
+gets there. A piece in a room leaves through any unblocked door. On the classic board stepping
 through a door, in or out, costs one move, which is what makes Mrs Peacock 7 moves from the
 Conservatory and every other suspect 8 from their nearest room (docs/research/editions.md
 (d)); a board whose header says ``doorway_is_space = false`` (2014: "The doorway does not
@@ -43,6 +48,9 @@ Pieces = Mapping[str, Node]
 """Suspect id -> where the piece stands: a corridor square or a room id."""
 Heat = Mapping[Node, Fraction | int]
 """Room id or square -> a non-negative number, shaded darker for larger values."""
+
+MOVEMENTS = ("exact", "up-to")
+"""How far a move that ends in a corridor goes: the whole roll, or any number up to it."""
 
 SIDES: dict[str, Square] = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
 PLAIN_KINDS = ("corridor", "off-board", "unusable", "staircase",
@@ -200,7 +208,7 @@ class Walk:
     door_step: int = 1
     """Moves it costs to step from the square before a door into the room (0 or 1)."""
     _free: dict[Node, dict[Node, int]] = field(default_factory=dict, repr=False)
-    _targets: dict[tuple[Node, int], tuple[frozenset[str], tuple[Square, ...]]] = \
+    _targets: dict[tuple[Node, int, str], tuple[frozenset[str], tuple[Square, ...]]] = \
         field(default_factory=dict, repr=False)
 
     def reach(self, start: Node, steps: int | None = None,
@@ -264,21 +272,86 @@ class Walk:
             self._free[start] = self.reach(start)
         return self._free[start]
 
-    def targets(self, start: Node, steps: int, blocked: Iterable[Square]
-                ) -> tuple[frozenset[str], tuple[Square, ...]]:
-        """The rooms and (sorted) corridor squares a move of at most ``steps`` reaches.
+    def targets(self, start: Node, steps: int, blocked: Iterable[Square],
+                movement: str = "up-to") -> tuple[frozenset[str], tuple[Square, ...]]:
+        """The rooms and (sorted) corridor squares a roll of ``steps`` lets the piece move to.
+
+        Rooms: those at most ``steps`` moves away (no exact roll is needed to enter one).
+        Squares: with ``movement = "up-to"`` those at most ``steps`` moves away; with
+        ``"exact"`` those where a walk of exactly ``steps`` moves ends (:meth:`ends`).
 
         A piece more than ``steps`` moves away on the free board can neither be reached nor
         stand on a route that short, so when every piece is that far the answer is the free
-        board's, computed once per start and roll.
+        board's, computed once per start, roll and movement rule.
         """
+        if movement not in MOVEMENTS:
+            raise InvalidArgument(f"movement is one of {', '.join(MOVEMENTS)}, not "
+                                  f"{movement!r}")
+        blocked = frozenset(blocked)
         free = self.free(start)
         if all(free.get(square, steps + 1) > steps for square in blocked if square != start):
-            key = (start, steps)
+            key = (start, steps, movement)
             if key not in self._targets:
-                self._targets[key] = _split(self.reach(start, steps), start)
+                self._targets[key] = self._targets_now(start, steps, frozenset(), movement)
             return self._targets[key]
-        return _split(self.reach(start, steps, blocked), start)
+        return self._targets_now(start, steps, blocked, movement)
+
+    def _targets_now(self, start: Node, steps: int, blocked: frozenset[Square],
+                     movement: str) -> tuple[frozenset[str], tuple[Square, ...]]:
+        rooms, squares = _split(self.reach(start, steps, blocked), start)
+        if movement == "exact":
+            squares = tuple(sorted(self.ends(start, steps, blocked)))
+        return rooms, squares
+
+    def ends(self, start: Node, steps: int, blocked: Iterable[Square] = ()) -> frozenset[Square]:
+        """The corridor squares where a walk of exactly ``steps`` moves from ``start`` ends:
+        orthogonal steps, no square twice, none blocked, never through a room.
+
+        A depth-first search over such walks, cut short where it cannot end anywhere new: a
+        square ``c`` at corridor distance ``d`` from the walk's head, with ``left`` moves to
+        go, needs ``d <= left`` and, the grid being bipartite, ``left - d`` even. Only squares
+        the breadth-first :meth:`reach` finds within ``steps`` can be ends at all; the distances
+        are the free board's (a lower bound around pieces), from the same search.
+        """
+        blocked = set(blocked) - {start}
+        if isinstance(start, str):
+            heads, left = [n for n in self.adjacent[start] if n not in blocked], steps - 1
+        else:
+            heads, left = [start], steps
+        if left < 0:
+            return frozenset()
+
+        def may_end(head: Node, moves: int, squares: Iterable[Node]) -> bool:
+            near = self.free(head)   # rooms are never crossed: corridor distances
+            return any((d := near.get(square, moves + 1)) <= moves and (moves - d) % 2 == 0
+                       for square in squares)
+
+        todo = {n for n in self.reach(start, steps, blocked)
+                if not isinstance(n, str) and n != start
+                and any(may_end(h, left, (n,)) for h in heads)}
+        found: set[Square] = set()
+        corridor = self._corridor
+
+        def walk(head: Square, moves: int, path: set[Node]) -> None:
+            if moves == 0:
+                found.add(head)
+                todo.discard(head)
+            elif may_end(head, moves, todo):
+                for there in corridor[head]:
+                    if there not in path and there not in blocked:
+                        path.add(there)
+                        walk(there, moves - 1, path)
+                        path.discard(there)
+
+        for head in heads:
+            walk(head, left, {start, head})   # type: ignore[arg-type]
+        return frozenset(found - {start})     # a roll of 0 goes nowhere
+
+    @cached_property
+    def _corridor(self) -> dict[Node, tuple[Square, ...]]:
+        """Each corridor square's corridor neighbours: the grid a walk goes along."""
+        return {node: tuple(n for n in near if not isinstance(n, str))
+                for node, near in self.adjacent.items() if not isinstance(node, str)}
 
 
 def _split(dist: Mapping[Node, int], start: Node) -> tuple[frozenset[str], tuple[Square, ...]]:

@@ -2,7 +2,8 @@
 
 The deal follows the rule books' order of play: one card per category (as many as the edition's
 envelope asks) goes into the envelope first, then any face-down cards, then the rest is shuffled
-and dealt one card at a time, starting with seat 0 (the seat after the dealer). ``random.Random``
+and dealt one card at a time, starting with the seat after the dealer (seat 0 unless the
+edition's ``deal.dealer`` is ``"first-seat"``). ``random.Random``
 with a given seed makes the same deal on every machine and Python version since 3.2.
 """
 
@@ -21,8 +22,9 @@ FACE_UP = "face-up"
 
 @dataclass(frozen=True)
 class Deal:
-    """Where every card went. Seat 0 is the first seat after the dealer (it gets any extra
-    card); ``face_down`` pairs each pile's place name with its card."""
+    """Where every card went. The seat after the dealer (seat 0 unless the edition's
+    ``deal.dealer`` says otherwise) gets the first card and any extra card; ``face_down`` pairs
+    each pile's place name with its card."""
 
     edition: Edition
     envelope: tuple[Card, ...]
@@ -104,7 +106,7 @@ def deal(edition: Edition, players: int, seed: int | None = None,
     rest = rest[edition.deal.face_down:]
     sizes = edition.hand_sizes(players)
     hands: list[list[Card]] = [[] for _ in range(players)]
-    seat = 0
+    seat = (edition.dealer_seat(players) + 1) % players
     for card in rest[: sum(sizes)]:
         while len(hands[seat]) >= sizes[seat]:
             seat = (seat + 1) % players

@@ -17,7 +17,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from .board import board_ids
+from .board import MOVEMENTS, board_ids
 from .data import editions_dir
 from .dice import Dice
 from .errors import EditionError, InvalidArgument, UnknownName, WrongType
@@ -83,7 +83,9 @@ class DealRules:
     dealer get the extra cards) or ``"face-up"`` (equal hands, the rest face up for all).
     ``face_down`` cards are set aside unseen before the deal (2023 two-player: one in each of
     four rooms) and named ``face_down_places``. ``hands`` fixes the hand sizes in deal order
-    (a variant for one player count); empty, they follow from ``spares``.
+    (a variant for one player count); empty, they follow from ``spares``. ``dealer``: the
+    seat that deals, ``"last-seat"`` (the cards go round from seat 0, which gets the first
+    extra card) or ``"first-seat"`` (seat 0 deals, so the cards go round from seat 1).
     """
 
     envelope: Mapping[str, int]
@@ -91,6 +93,7 @@ class DealRules:
     face_down: int = 0
     face_down_places: tuple[str, ...] = ()
     hands: tuple[int, ...] = ()
+    dealer: str = "last-seat"
 
 
 @dataclass(frozen=True)
@@ -138,11 +141,15 @@ class TurnRules:
     """How a board turn begins: ``roll = "or-passage"`` (a secret passage, or staying in the
     room, replaces the roll) or ``"first"`` (everybody rolls; staying or a passage come after);
     ``must_move``: after rolling, a piece with somewhere to go must move. ``spare_pieces``:
-    where the suspects nobody plays begin, on their ``start`` squares or in ``rooms``."""
+    where the suspects nobody plays begin, on their ``start`` squares or in ``rooms``.
+    ``movement``: a move that ends in a corridor uses the whole roll (``"exact"``, 1949 and
+    2014: "that number of squares") or any part of it (``"up-to"``, 2023); a room may be
+    entered with fewer either way."""
 
     roll: str = "or-passage"
     must_move: bool = True
     spare_pieces: str = "start"
+    movement: str = "exact"
 
 
 @dataclass(frozen=True)
@@ -263,12 +270,18 @@ class Edition:
         """Cards left for hands and face-up spares once the envelope and face-down piles are out."""
         return len(self.cards) - self.envelope_size - self.deal.face_down
 
-    def hand_sizes(self, players: int) -> tuple[int, ...]:
-        """Hand sizes in deal order (the first seat is the one after the dealer)."""
+    def dealer_seat(self, players: int) -> int:
+        """The seat that deals (``deal.dealer``); the cards go round from the seat on its
+        left, the next seat, so the seats nearest that left get any extra cards."""
         self.check_players(players)
-        if self.deal.hands:
-            return self.deal.hands
-        return _hand_sizes(self.dealt_count, players, self.deal.spares)
+        return 0 if self.deal.dealer == "first-seat" else players - 1
+
+    def hand_sizes(self, players: int) -> tuple[int, ...]:
+        """Hand sizes by seat: dealt one at a time from the dealer's left (``deal.hands``,
+        if given, lists them in that order)."""
+        first = (self.dealer_seat(players) + 1) % players
+        in_order = self.deal.hands or _hand_sizes(self.dealt_count, players, self.deal.spares)
+        return tuple(in_order[(seat - first) % players] for seat in range(players))
 
     def face_up_count(self, players: int) -> int:
         return self.dealt_count - sum(self.hand_sizes(players))
@@ -372,6 +385,7 @@ def _hand_sizes(dealt: int, players: int, spares: str) -> tuple[int, ...]:
 
 FAMILIES = ("board", "card")
 SPARES = ("uneven", "face-up")
+DEALERS = ("last-seat", "first-seat")
 FORMS = ("one-per-category", "any")
 PLACES = ("current-room", "marker", "free")
 ANSWERS = ("first-who-can", "every-who-can")
@@ -388,7 +402,7 @@ ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # Features become fields of each card, so they are named like the other fields (snake_case).
 FEATURE_PATTERN = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 CARD_FIELDS = frozenset({"id", "name", "aliases"})
-BOARD_TURN_FIELDS = frozenset({"roll", "must_move", "spare_pieces"})
+BOARD_TURN_FIELDS = frozenset({"roll", "must_move", "spare_pieces", "movement"})
 
 TOP_LEVEL = {"schema", "id", "name", "publisher", "year", "family", "rule_book", "extends",
              "description", "categories", "features", "players", "deal", "question",
@@ -671,6 +685,9 @@ def _layered(path: Path, chain: tuple[Path, ...],
         return raw
     base_id = r.ident(raw, "extends", "")
     base_path = (path.parent / f"{base_id}.toml").resolve()
+    if not base_path.is_file() and base_id in shipped_ids():
+        # A variant copied away from its base (say, into a class folder) extends the kit's own.
+        base_path = (_shipped_folder() / f"{base_id}.toml").resolve()
     if base_path == path or base_path in chain:
         loop = " -> ".join(shown(p.name) for p in (*chain, path, base_path))
         raise r.fail("extends", f"circular: {loop}")
@@ -679,7 +696,8 @@ def _layered(path: Path, chain: tuple[Path, ...],
                      "other; lay the changes into fewer files")
     if not base_path.is_file():
         known = ", ".join(edition_ids(path.parent))
-        raise r.fail("extends", f"no edition {base_id!r} next to this file; known: {known}")
+        raise r.fail("extends", f"no edition {base_id!r} next to this file, nor shipped with "
+                     f"the kit; known here: {known}")
     base = _layered(base_path, (*chain, path), stamps)
     _build(base, shown(base_path.name), _Reader(shown(base_path.name)))
     own_id = r.ident(raw, "id", "")
@@ -764,8 +782,13 @@ def _build(raw: dict[str, Any], source: str, r: _Reader) -> Edition:
         roll=r.choice(turns, "roll", "turns", ROLL, required=False, default="or-passage"),
         must_move=r.get(turns, "must_move", "turns", bool, required=False, default=True),
         spare_pieces=r.choice(turns, "spare_pieces", "turns", SPARE_PIECES, required=False,
-                              default="start"))
+                              default="start"),
+        movement=r.choice(turns, "movement", "turns", MOVEMENTS, required=False,
+                          default="exact"))
     actions, action_hand = _actions(raw, r, features, category_ids)
+    if mode == "one-against-all" and deal.dealer != "last-seat":
+        raise r.fail("deal.dealer", "in one-against-all the fugitive deals from the last seat "
+                     "(the records ask the fugitive last)")
     if mode == "one-against-all" and not actions:
         raise r.fail("mode", "one-against-all needs an action deck: its end is the fugitive's "
                      "escape")
@@ -880,7 +903,7 @@ def _card(spec: Any, path: str, category: str, features: dict[str, Feature],
 def _deal(raw: dict[str, Any], r: _Reader, category_ids: list[str],
           categories: tuple[Category, ...]) -> DealRules:
     spec = r.table(r.get(raw, "deal", "", dict), "deal",
-                   {"envelope", "spares", "face_down", "face_down_places", "hands"})
+                   {"envelope", "spares", "face_down", "face_down_places", "hands", "dealer"})
     envelope = r.get(spec, "envelope", "deal", dict)
     if set(envelope) != set(category_ids):
         raise r.fail("deal.envelope", f"expected a count for each category {category_ids}, "
@@ -913,7 +936,8 @@ def _deal(raw: dict[str, Any], r: _Reader, category_ids: list[str],
         raise r.fail("deal.hands", f"the hands {hands} hold {sum(hands)} cards, but {dealt} "
                      f"are dealt ({rest})")
     return DealRules({c: envelope[c] for c in category_ids}, spares, face_down, tuple(places),
-                     tuple(hands))
+                     tuple(hands), r.choice(spec, "dealer", "deal", DEALERS, required=False,
+                                            default="last-seat"))
 
 
 def _question(raw: dict[str, Any], r: _Reader, categories: tuple[Category, ...]) -> QuestionRules:

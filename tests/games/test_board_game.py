@@ -218,11 +218,13 @@ def turn_lines(game: BoardGame) -> list[list[str]]:
 
 # -- brute-force movement -----------------------------------------------------------------------
 
-def walks(board: Board, start, steps: int, occupied: set) -> dict:
+def walks(board: Board, start, steps: int, occupied: set, exact: bool = False) -> dict:
     """Every place a move of at most ``steps`` reaches, with the fewest moves, found by trying
     every orthogonal walk that visits no square twice, steps on no occupied square and enters
     a room only through a door (which ends the walk; stepping out through a door costs one
-    move, stepping in costs one unless the board says the doorway is no space, as in 2014)."""
+    move, stepping in costs one unless the board says the doorway is no space, as in 2014).
+    With ``exact`` a square counts only where a walk of exactly ``steps`` ends there (1949,
+    2014: "that number of squares"); rooms need no exact roll either way."""
     door_in = 1 if board.doorway_is_space else 0
     doors: dict = {}
     for door in board.doors:
@@ -230,6 +232,8 @@ def walks(board: Board, start, steps: int, occupied: set) -> dict:
     best: dict = {}
 
     def note(place, used: int) -> None:
+        if exact and not isinstance(place, str) and used != steps:
+            return
         best[place] = min(best.get(place, used), used)
 
     def walk(square, visited: frozenset, used: int) -> None:
@@ -251,7 +255,12 @@ def walks(board: Board, start, steps: int, occupied: set) -> dict:
                 walk(door.corridor, frozenset({door.corridor}), 1)
     else:
         walk(start, frozenset({start}), 0)
+    best.pop(start, None)
     return best
+
+
+def exact(game: BoardGame) -> bool:
+    return game.edition.turns.movement == "exact"
 
 
 def occupied_by_others(game: BoardGame, seat: int) -> set:
@@ -264,7 +273,8 @@ def brute_targets(game: BoardGame) -> tuple[tuple, tuple]:
 
 
 def brute_targets_for(game: BoardGame, seat: int) -> tuple[tuple, tuple]:
-    found = walks(game.board, game.piece(seat), game.total, occupied_by_others(game, seat))
+    found = walks(game.board, game.piece(seat), game.total, occupied_by_others(game, seat),
+                  exact(game))
     rooms = tuple(r for r in game.board.rooms if r in found)
     return (tuple(sorted(rooms, key=game.fixed.order.__getitem__)),
             tuple(sorted(p for p in found if not isinstance(p, str))))
@@ -345,8 +355,9 @@ def test_turn_order_highest_roll_starts_and_ties_roll_again_then_clockwise(editi
 # =============================================================================================
 
 @pytest.mark.parametrize("edition", [E49, E14, E23, E23_2P])
-def test_movement_orthogonal_no_square_twice_up_to_the_roll(edition):
-    """Every move phase offers exactly the places some walk reaches (brute force)."""
+def test_movement_orthogonal_no_square_twice_by_the_roll(edition):
+    """Every move phase offers exactly the places some walk reaches (brute force): squares
+    where a walk of the whole roll ends (1949, 2014) or within the roll (2023)."""
     checked = 0
     for game in move_states(edition):
         assert engine_targets(game) == brute_targets(game)
@@ -363,7 +374,7 @@ def test_movement_never_onto_or_through_an_occupied_square(edition):
         rooms, squares = engine_targets(game)
         assert not occupied & set(squares)
         free = walks(game.board, game.piece(seat), game.total, set())
-        if set(free) != set(rooms) | set(squares):          # a piece is in the way
+        if occupied & set(free):                            # a piece is in the way
             blocked_cases += 1
             assert (rooms, squares) == brute_targets(game)
             taken = next(sq for sq in sorted(p for p in free if not isinstance(p, str))
@@ -377,7 +388,11 @@ def test_movement_rooms_only_through_doors(edition):
     board = load_board(load_edition(edition).board)
     walls = 0
     for game in move_states(edition, games=20):
-        rooms, squares = engine_targets(game)
+        rooms, _ = engine_targets(game)
+        # Squares a walk passes (an exact move need not end on the door's square).
+        squares = {p for p in walks(board, game.piece(game.current), game.total,
+                                    occupied_by_others(game, game.current)) if
+                   not isinstance(p, str)}
         for room in rooms:                       # each room is entered from a door's square
             via = {d.corridor for d in board.doors if d.room == room}
             assert via & (set(squares) | {game.piece(game.current)}), room
@@ -419,12 +434,12 @@ def test_movement_no_exact_roll_needed(edition):
     short = 0
     for game in move_states(edition, games=20):
         found = walks(game.board, game.piece(game.current), game.total,
-                      occupied_by_others(game, game.current))
+                      occupied_by_others(game, game.current), exact(game))
         rooms, squares = engine_targets(game)
         for room in rooms:
             if found[room] < game.total:
                 short += 1
-        # Corridor moves may also stop short of the roll.
+        # Corridor moves stop short of the roll only in 2023 ("up to").
         assert {sq for sq in squares} == {p for p in found if not isinstance(p, str)}
     assert short > 20
 
@@ -696,10 +711,11 @@ def test_2014_leave_and_reenter_to_suggest_in_a_room_again():
     if game.phase == "move":
         assert room not in game.targets()[0]
         refused(game, Action.make("move", seat, to=room), "already in the")
-    # Leave, and on a later turn come back in: a suggestion is allowed again.
-    door = game.board.doors_of(room)[0].corridor
-    if game.phase == "move" and door in game.targets()[1]:
-        game.apply(Action.make("move", seat, to=list(door)))
+    # Leave (to the square nearest the room: 2014 moves the whole roll), and on a later turn
+    # come back in: a suggestion is allowed again.
+    if game.phase == "move" and game.targets()[1]:
+        near = min(game.targets()[1], key=lambda sq: game.board.walk.free(sq).get(room, 99))
+        game.apply(Action.make("move", seat, to=list(near)))
         game.apply(Action.make("end", seat))
         advance(game, lambda g: g.phase == "move" and g.current == seat)
         if room in game.targets()[0]:
@@ -1348,7 +1364,8 @@ def test_a_failing_action_is_undone_completely(monkeypatch):
 def test_move_targets_with_two_dice_match_a_fresh_search(edition):
     """The engine reuses the free board's answer when no piece is within the roll; with two
     dice (too many walks for brute force) it must still equal a fresh breadth-first search
-    around the pieces (checked against brute force above for one die)."""
+    around the pieces, and every exact move a fresh walk search (both checked against brute
+    force above for one die)."""
     from cluedo_lab.rules.board import walk_of
 
     walk = walk_of(load_edition(edition).board)
@@ -1365,7 +1382,9 @@ def test_move_targets_with_two_dice_match_a_fresh_search(edition):
                 dist = walk.reach(here, game.total, occupied_by_others(game, seat))
                 rooms, squares = game.targets()
                 assert set(rooms) == {n for n in dist if isinstance(n, str) and n != here}
-                assert set(squares) == {n for n in dist if not isinstance(n, str) and n != here}
+                # Exact (1949, 2014): the walk search run afresh around the pieces.
+                assert set(squares) == set(walk.ends(here, game.total,
+                                                     occupied_by_others(game, seat)))
                 checked += 1
             game.apply(quiet_action(game, rng, enter=rng.random() < 0.5))
     assert checked > 300
@@ -1385,3 +1404,30 @@ def test_a_clue_card_whose_showers_have_no_choice_starts_the_move_once(monkeypat
     game._run_tasks()
     assert starts == [game.phase] and not game.tasks
     assert [e["show"] for e in game.events[-2:]] == [game.names[1], game.names[2]]
+
+
+@pytest.mark.parametrize("edition", [E49, E14, E23])
+def test_movement_by_the_number_thrown_or_up_to_it(edition):
+    """1949 and 2014 move "that number of squares": a corridor square nearer than the roll
+    where no walk of the whole roll ends is refused, saying why; 2023 moves "up to" the roll,
+    so every square within it is offered. Rooms need no exact roll in any edition."""
+    seen = 0
+    for game in move_states(edition, games=20):
+        seat, here = game.current, game.piece(game.current)
+        occupied = occupied_by_others(game, seat)
+        within = walks(game.board, here, game.total, occupied)
+        rooms, squares = engine_targets(game)
+        short = sorted(p for p, d in within.items() if not isinstance(p, str)
+                       and p not in squares)
+        assert set(rooms) == {p for p in within if isinstance(p, str)}
+        if exact(game):
+            assert set(squares) == {p for p in walks(game.board, here, game.total, occupied,
+                                                     True) if not isinstance(p, str)}
+            if short:
+                refused(game, Action.make("move", seat, to=list(short[0])),
+                        "uses the whole roll")
+                seen += 1
+        else:
+            assert not short
+            seen += any(within[sq] < game.total for sq in squares)
+    assert seen > 20
