@@ -486,8 +486,8 @@ def loading_steps(page: Path) -> None:
     """Make the classroom page's loading screen say what it is doing, step by step, instead of
     Voila's "Running ..." and "Executing 3 of 3"; screen readers hear each step."""
     html = page.read_text()
-    for old, new in (('<h2 id="loading_text">Running ...</h2>',
-                      f'<h2 id="loading_text" role="status" aria-live="polite">{LOADING_FIRST}</h2>'),
+    heading = f'<h2 id="loading_text" role="status" aria-live="polite">{LOADING_FIRST}</h2>'
+    for old, new in (('<h2 id="loading_text">Running ...</h2>', heading),
                      ('<div id="rendered_cells"', LOADING_STEPS + '<div id="rendered_cells"')):
         if html.count(old) != 1:
             sys.exit(f"site: {page.name} has no single {old!r}: the Voila template changed")
