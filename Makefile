@@ -133,6 +133,7 @@ site-class-test: $(VENV)/.test-installed
 
 ## make site-bench: the site's size, seconds to a ready kernel (first and warm load) and one
 ## notepad update in the browser against CPython (benchmarks/site.py; about 2 minutes).
+## `benchmarks/site.py --site DIR` measures another build (a copy of an earlier build/site).
 site-bench: site $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python benchmarks/site.py
 

@@ -1,6 +1,7 @@
 """Benchmark: the classroom site (``make site``) in Chromium, against CPython on this machine.
 
     python benchmarks/site.py              # needs build/site, /usr/bin/chromium, playwright
+    python benchmarks/site.py --site DIR   # another build (a copy of an earlier build/site)
 
 Reports the site's size; the seconds from opening a page to a ready kernel, on a first load
 (a fresh browser profile) and a warm one (a reload), for a lesson in JupyterLab (the status bar
@@ -9,11 +10,12 @@ reads Idle) and for the classroom page (the table is drawn); and one full notepa
 events, the fastest of 5 runs each) in the browser's Pyodide and in this CPython, with their
 ratio. The same code runs in both: a cell typed into lesson 00 in the browser, ``exec`` here.
 Every request outside 127.0.0.1 is refused, as in tests/views/test_site.py. Results go to
-benchmarks/results/site.json.
+benchmarks/results/site.json (for build/site).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import socket
@@ -105,13 +107,16 @@ def browser_update(page) -> list[float]:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    if not (SITE / "index.html").exists():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, default=SITE, help="the built site (build/site)")
+    site = parser.parse_args().site
+    if not (site / "index.html").exists():
         sys.exit("no build/site: run `make site` first")
-    size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
+    size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
-                               str(port), "--directory", str(SITE)],
+                               str(port), "--directory", str(site)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1)
     pages = {"lesson": (f"{base}/lab/index.html?path=00_start_here.ipynb", lesson_ready),
@@ -147,8 +152,9 @@ def main() -> None:
             f"{kind} {min(v):.1f}-{max(v):.1f} s" for kind, v in kinds.items()))
     print(f"one update (ms, 5 positions): browser {browser_ms}, CPython {cpython_ms}; "
           f"browser / CPython {min(ratios):.1f}-{max(ratios):.1f}x")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(result, indent=1) + "\n")
+    if site == SITE:   # another build's figures are printed only
+        OUT.parent.mkdir(parents=True, exist_ok=True)
+        OUT.write_text(json.dumps(result, indent=1) + "\n")
 
 
 if __name__ == "__main__":

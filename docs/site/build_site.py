@@ -85,8 +85,32 @@ DEPENDS_CUT = {"networkx": {"matplotlib", "numpy", "setuptools"}, "ipython": {"s
                "matplotlib-inline": {"matplotlib"}}
 """Lock dependencies that are binary Pyodide builds (not on PyPI) or unused by the kit.
 networkx imports none of them unless drawing or converting to arrays; IPython keeps its
-history in memory without sqlite3. (The kernel still asks for sqlite3 once as it starts: the
-browser console shows one failed fetch, and the kernel goes on.)"""
+history in memory without sqlite3."""
+
+PLACEHOLDERS = ("sqlite3",)
+"""Binary Pyodide packages the kernel installs as it starts whatever the lock says
+(jupyterlite-pyodide-kernel 0.7.0 asks for sqlite3, then ipykernel, comm, ...). PyPI has no
+browser build of them, so the offline site serves an empty wheel under the name: the
+install finds a file (no failed request in the console), ``import sqlite3`` still fails, and
+IPython keeps its history in memory as it does without sqlite3."""
+
+KERNEL_PYPI = (VENV / "share" / "jupyter" / "labextensions" / "@jupyterlite"
+               / "pyodide-kernel-extension" / "static" / "pypi")
+"""The kernel's own wheels (piplite, the ipykernel shim, pyodide_kernel), which it installs
+one by one as it starts unless they are in the lock and preloaded."""
+
+KERNEL_WHEELS = {
+    # name: (imports, lock dependencies)
+    "piplite": (["piplite"], ["micropip"]),
+    "ipykernel": (["ipykernel"], []),
+    "pyodide-kernel": (["pyodide_kernel"], ["ipykernel", "comm", "ipython", "jedi", "sqlite3"]),
+}
+
+PRELOAD = ["micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi",
+           "ipython"]
+"""What the offline site's kernel loads at once, in parallel, as Pyodide starts (the
+``packages`` of loadPyodide): the kernel then skips its own one-by-one installs of these
+(micropip, then piplite, then each of the rest in turn)."""
 
 EXTRA_PACKAGES = {
     # name: (version, imports, lock dependencies)
@@ -217,6 +241,23 @@ def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
             "depends": depends, "unvendored_tests": False}
 
 
+def placeholder_wheel(name: str, version: str) -> Path:
+    """An empty wheel (metadata only) named ``name``, made once into the cache."""
+    wheel = WHEELS / f"{name}-{version}-py3-none-any.whl"
+    if not wheel.exists():
+        WHEELS.mkdir(parents=True, exist_ok=True)
+        info = f"{name}-{version}.dist-info"
+        files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                                      "Summary: empty: the browser build is not served\n",
+                 f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: build_site\n"
+                                  "Root-Is-Purelib: true\nTag: py3-none-any\n"}
+        files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in [*files, f"{info}/RECORD"])
+        with zipfile.ZipFile(wheel, "w") as archive:
+            for member, text in files.items():
+                archive.writestr(zipfile.ZipInfo(member, (2020, 1, 1, 0, 0, 0)), text)
+    return wheel
+
+
 def wheel_version(wheel: Path) -> str:
     """The version in a wheel's file name (name-version-tags.whl)."""
     return wheel.name.split("-")[1]
@@ -255,6 +296,15 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     else:
         for name in PYODIDE_FILES:
             shutil.copy2(package / name, target / name)
+        for name, (imports, depends) in KERNEL_WHEELS.items():
+            (wheel,) = KERNEL_PYPI.glob(f"{name.replace('-', '_')}-*-none-any.whl")
+            shutil.copy2(wheel, target / wheel.name)
+            packages[name] = lock_entry(name, wheel_version(wheel), wheel, imports, depends)
+            served.append(name)
+        for name in PLACEHOLDERS:
+            wheel = placeholder_wheel(name, packages[name]["version"])
+            shutil.copy2(wheel, target / wheel.name)
+            packages[name] = lock_entry(name, packages[name]["version"], wheel, [], [])
         for key in needed:
             entry = packages[key]
             if not entry["file_name"].endswith("-none-any.whl"):
@@ -366,6 +416,7 @@ def settings(lite_dir: Path, cdn: bool) -> None:
         kernel["loadPyodideOptions"] = {"lockFileURL": "./static/wheels/pyodide-lock.json"}
     else:
         kernel["pyodideUrl"] = "./static/pyodide/pyodide.js"
+        kernel["loadPyodideOptions"] = {"packages": PRELOAD}
     page = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
         "appName": "cluedo-lab",
         "disabledExtensions": ["@jupyterlab/apputils-extension:announcements"],
@@ -409,6 +460,39 @@ def classroom_page_only(site: Path) -> None:
     (voici / "index.html").write_text(
         f'<!DOCTYPE html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0; '
         f'url={target}">\n<a href="{target}">The classroom</a>\n')
+
+
+LOADING_FIRST = "Loading Python into this page (the first visit takes longest)…"
+LOADING_STEPS = """<script>
+  // The loading screen says what the page is doing. Voici calls update_loading_text with
+  // (0, 0, "Starting up kernel...") once the kernel is connected, then (i, n, null) before each
+  // of the notebook's n cells; the classroom's one code cell is its last.
+  window.update_loading_text = (function (show) {
+    return function (cell_index, cell_count, text) {
+      let step = "Opening the classroom…";
+      if (cell_count === 0) {
+        step = "Starting Python…";
+      } else if (cell_index === cell_count) {
+        step = "Loading the kit and dealing the cards…";
+      }
+      show(cell_index, cell_count, step);
+    };
+  })(window.update_loading_text);
+</script>
+"""
+
+
+def loading_steps(page: Path) -> None:
+    """Make the classroom page's loading screen say what it is doing, step by step, instead of
+    Voila's "Running ..." and "Executing 3 of 3"; screen readers hear each step."""
+    html = page.read_text()
+    heading = f'<h2 id="loading_text" role="status" aria-live="polite">{LOADING_FIRST}</h2>'
+    for old, new in (('<h2 id="loading_text">Running ...</h2>', heading),
+                     ('<div id="rendered_cells"', LOADING_STEPS + '<div id="rendered_cells"')):
+        if html.count(old) != 1:
+            sys.exit(f"site: {page.name} has no single {old!r}: the Voila template changed")
+        html = html.replace(old, new)
+    page.write_text(html)
 
 
 def drop_unused_extensions(site: Path) -> None:
@@ -496,8 +580,11 @@ def build(cdn: bool, student: bool = False, class_file: Path | None = None) -> N
     run(VENV / "bin" / "voici", "build", "--lite-dir", LITE_DIR, "--output-dir", OUTPUT,
         "--template", "classroom", cwd=LITE_DIR, env=env)
     classroom_page_only(OUTPUT)
+    loading_steps(OUTPUT / CLASSROOM_PAGE)
     drop_unused_extensions(OUTPUT)
     front_page(OUTPUT, wheel_version(kit))
+    # the browser asks for /favicon.ico for a page that names no icon (JupyterLab's)
+    shutil.copy2(OUTPUT / "lab" / "favicon.ico", OUTPUT / "favicon.ico")
     if cdn:  # the build copies a whole Pyodide only: the lock and the kit's wheels go by hand
         shutil.copytree(LITE_DIR / "static" / "wheels", OUTPUT / "static" / "wheels")
     size = sum(p.stat().st_size for p in OUTPUT.rglob("*") if p.is_file())

@@ -152,6 +152,11 @@ def page(browser, site):
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT)
     page.refused = refused
+    page.failed = []   # requests that failed or got an HTTP error, the page's and its workers'
+    page.errors = []   # the console's errors
+    page.on("requestfailed", lambda r: page.failed.append(f"{r.url}: {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and page.failed.append(f"{r.url}: {r.status}"))
+    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
     try:
         yield page
     finally:
@@ -295,4 +300,46 @@ def test_classroom_page_plays_a_turn_with_no_code(page, site):
     expect(explorer.locator(".cluedo-board-table tr", has_text="Conservatory")
            ).to_contain_text("58.3%")
     shot(page, "site-classroom-page-board.png")
+    assert page.refused == []
+
+
+LOADING_STEPS = ["Loading Python into this page", "Starting Python…",
+                 "Loading the kit and dealing the cards…"]
+"""What the classroom page's loading screen says, in order (docs/site/build_site.py)."""
+
+RECORD_LOADING_TEXT = """
+window.__loading = [];
+new MutationObserver(() => {
+  const el = document.getElementById("loading_text");
+  const text = el && el.textContent;
+  if (text && window.__loading[window.__loading.length - 1] !== text) window.__loading.push(text);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+@pytest.mark.browser
+def test_classroom_page_says_what_it_is_doing_and_no_request_fails(page, site):
+    """Offline, the classroom page comes up with no failed request (the kernel's sqlite3 is an
+    empty wheel served by the site) and no error in the console, and its loading screen names
+    each step instead of a bare spinner."""
+    from playwright.sync_api import expect
+
+    page.add_init_script(RECORD_LOADING_TEXT)
+    page.goto(site + "/voici/render/app/classroom.html")
+    expect(page.locator("#loading_text")).to_contain_text(LOADING_STEPS[0])
+    expect(page.locator(".cluedo-table-log")).to_contain_text("You are P1", timeout=KERNEL_TIMEOUT)
+    steps = page.evaluate("window.__loading")
+    seen = [next((s for s in steps if s.startswith(step)), None) for step in LOADING_STEPS]
+    assert None not in seen, steps
+    assert [steps.index(s) for s in seen] == sorted(steps.index(s) for s in seen), steps
+    assert page.failed == []
+    assert page.errors == []
+    assert page.refused == []
+
+
+@pytest.mark.browser
+def test_lesson_opens_with_no_failed_request(page, site):
+    open_lesson(page, site, "00_start_here.ipynb")
+    assert page.failed == []
+    assert page.errors == []
     assert page.refused == []
