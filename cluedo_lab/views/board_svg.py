@@ -214,14 +214,15 @@ def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = N
     size = cell * 0.62
     out.append('<g class="labels" fill="#2b2118">')
     for room in board.rooms:
-        row, col = _centre(board.room_squares[room])
-        out.append(_text(x(col), y(row) + size * 0.35, size, board.room_name(room),
+        middle_row, middle_col = _centre(board.room_squares[room])
+        out.append(_text(x(middle_col), y(middle_row) + size * 0.35, size, board.room_name(room),
                          ' font-weight="bold"'))
         if room in heat_of:
-            out.append(_text(x(col), y(row) + size * 1.5, size, str(heat_of[room])))
+            out.append(_text(x(middle_col), y(middle_row) + size * 1.5, size,
+                             str(heat_of[room])))
     if board.unusable:
-        row, col = _centre(board.unusable)
-        out.append(_text(x(col), y(row) + size * 0.35, size, board.unusable_name,
+        middle_row, middle_col = _centre(board.unusable)
+        out.append(_text(x(middle_col), y(middle_row) + size * 0.35, size, board.unusable_name,
                          ' font-style="italic"'))
     out.append("</g>")
 
