@@ -63,8 +63,9 @@ test: lint wheel-check
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests notebooks -m "not slow" -n auto --dist loadfile \
 		--durations=40 --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
-## make test-slow: the tests marked slow (about 10 minutes): every lesson's student copy run and
-## searched for every answer its teacher's copy makes.
+## make test-slow: the tests marked slow: every lesson's student copy run and searched for every
+## answer its teacher's copy makes, and the board bots' 1,000-game sweep at every player count
+## (`make test` sweeps one count per edition).
 test-slow: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests -m slow -n auto --dist loadfile --durations=40
 

@@ -234,7 +234,15 @@ MILESTONES = {
 }
 
 
-@pytest.mark.parametrize("edition, players", SWEEP, ids=[f"{e}-{n}p" for e, n in SWEEP])
+# `make test` sweeps one player count per edition (its milestones reached, every seat's record
+# consistent); the other counts (about 6 minutes together) are slow, for `make test-slow`.
+# tests/records/test_seat_privacy.py checks every edition's seat records in `make test` too.
+QUICK_SWEEP = {(E49, 3), (E14, 3), (E23, 3), (E23_2P, 2)}
+
+
+@pytest.mark.parametrize("edition, players", [
+    pytest.param(e, n, id=f"{e}-{n}p", marks=() if (e, n) in QUICK_SWEEP else pytest.mark.slow)
+    for e, n in SWEEP])
 def test_1000_seeded_bot_games_agree_with_every_seats_record(edition, players):
     seen: set[str] = set()
     kinds: set[str] = set()
