@@ -62,13 +62,14 @@ app: $(VENV)/.lab-installed
 ## nbgrader's own commands on the course included. Tests marked `slow` (whole lessons run as
 ## student copies, minutes each) wait for `make test-slow`; the slowest tests are listed.
 test: lint wheel-check
-	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests notebooks -m "not slow" --durations=15 \
-		--nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests notebooks -m "not slow" -n auto --dist loadfile \
+		--durations=40 --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
-## make test-slow: the tests marked slow (about 10 minutes): every lesson's student copy run and
-## searched for every answer its teacher's copy makes.
+## make test-slow: the tests marked slow: every lesson's student copy run and searched for every
+## answer its teacher's copy makes, and the board bots' 1,000-game sweep at every player count
+## (`make test` sweeps one count per edition).
 test-slow: $(VENV)/.test-installed
-	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests -m slow --durations=15
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests -m slow -n auto --dist loadfile --durations=40
 
 unit: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests
@@ -77,13 +78,12 @@ notebooks: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
-## make lint: ruff, the layer contracts (pyproject.toml) and mypy --strict on rules, records,
-## knowledge, games and bots.
+## make lint: ruff, the layer contracts (pyproject.toml) and mypy --strict on the whole package
+## (pyproject.toml's [tool.mypy]).
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check cluedo_lab tests benchmarks
 	$(BIN)/lint-imports
-	$(BIN)/mypy cluedo_lab/rules cluedo_lab/records cluedo_lab/knowledge cluedo_lab/games \
-		cluedo_lab/bots
+	$(BIN)/mypy cluedo_lab
 
 ## make wheel-check: build the wheel, install it in a fresh venv and run it from elsewhere.
 wheel-check: $(BIN)/python

@@ -15,26 +15,31 @@ import codecs
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .rules.errors import CluedoLabError, Contradiction
 from .rules.files import shown, write_file
 from .rules.numbers import MEANINGS, STYLES, chance_style_used
+
+if TYPE_CHECKING:
+    from .knowledge.engine import Knowledge
 
 
 def _fraction(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-def solve_report(knowledge) -> dict:
+def solve_report(knowledge: Knowledge) -> dict[str, object]:
     """The machine-readable answer of ``cluedo-lab solve --json``."""
     edition = knowledge.edition
     probabilities = knowledge.probabilities()
     known = [{"card": card, "place": place, "holds": holds}
              for (card, place), holds in knowledge.known().items()]
     envelope = knowledge.envelope_distribution()
+    solution = knowledge.solution()
     return {
         "edition": edition.id,
         "observer": knowledge.record.observer,
@@ -43,7 +48,7 @@ def solve_report(knowledge) -> dict:
         "cards": {c.id: c.name for c in edition.cards},
         "consistent_deals": _number(knowledge.consistent_deals),
         "known": known,
-        "solution": list(knowledge.solution()) if knowledge.solution() else None,
+        "solution": list(solution) if solution else None,
         "probabilities": {card: {place: _fraction(p) for place, p in row.items()}
                           for card, row in probabilities.items()},
         "envelope": [{"cards": list(cards), "probability": _fraction(p)}
@@ -51,7 +56,7 @@ def solve_report(knowledge) -> dict:
     }
 
 
-def _number(value):
+def _number(value: int | Fraction) -> int | str:
     return value if isinstance(value, int) else _fraction(Fraction(value))
 
 
@@ -187,7 +192,7 @@ def _editions(args: argparse.Namespace) -> int:
     return 0
 
 
-def _knowledge(args: argparse.Namespace):
+def _knowledge(args: argparse.Namespace) -> Knowledge:
     from .knowledge.engine import Knowledge
     from .records.record import Record
     return Knowledge(Record.load(args.record), model=args.model)
@@ -465,7 +470,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cluedo-lab: {name}: expected a path, got an empty one", file=sys.stderr)
             return 2
     try:
-        return args.run(args)
+        run: Callable[[argparse.Namespace], int] = args.run
+        return run(args)
     except Contradiction as error:
         # The first line says what is wrong; the explanation follows, line by line.
         lines = str(error).split("\n")
@@ -482,7 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as error:
         where = f"{shown(error.filename)}: " if error.filename else ""
-        print(f"cluedo-lab: {where}{shown(error.strerror or error)}", file=sys.stderr)
+        print(f"cluedo-lab: {where}{shown(error.strerror or str(error))}", file=sys.stderr)
         return 2
 
 

@@ -31,6 +31,8 @@ for edition in editions:
 for board in board_ids():
     load_board(board)
 load_clue_deck()
+from importlib.resources import files
+assert files("cluedo_lab").joinpath("py.typed").is_file(), "the wheel has no py.typed"
 PY
 "$BIN/cluedo-lab" solve record.json >/dev/null
 "$BIN/cluedo-lab" play --edition cluedo-card-game-2018 --players 3 --seed 1 >/dev/null

@@ -17,8 +17,8 @@ A turn, as actions (card arguments are card ids; names and aliases are accepted)
 2. ``move(to=room)`` or ``move(to=[row, col])``: any room or corridor square the roll reaches
    (orthogonal steps, no square twice, none occupied, rooms through doors, entering ends the
    move, no exact roll needed for a room; a corridor square at exactly the roll in 1949 and
-   2014, within it in 2023: ``turns.movement``). With ``turns.must_move = false`` (2023: you "may" move)
-   ``stay`` keeps the piece where it is.
+   2014, within it in 2023: ``turns.movement``). With ``turns.must_move = false`` (2023: you
+   "may" move) ``stay`` keeps the piece where it is.
 3. ``suggest(cards=[suspect, weapon])`` in the room you are in: the suspect's piece and the
    weapon move there and stay. Players to the left answer in turn; one holding several named
    cards chooses with ``show(card)``.

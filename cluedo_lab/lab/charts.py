@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 __all__ = ["Chart", "bar_chart", "line_chart", "Number", "Whisker"]
 
@@ -25,6 +26,7 @@ Number = float | int
 Interval = tuple[Number, Number]
 Whisker = tuple[float | None, float | None]
 """A point's whisker ends, (None, None) for no whisker."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,9 @@ def _series(values: Sequence[Number] | Mapping[str, Sequence[Number]], count: in
     return out
 
 
-def _whiskers(series: Mapping[str, list[float]], errors, intervals
+def _whiskers(series: Mapping[str, list[float]],
+              errors: Sequence[Number] | Mapping[str, Sequence[Number]] | None,
+              intervals: Sequence[Interval] | Mapping[str, Sequence[Interval]] | None
               ) -> dict[str, list[Whisker]]:
     """Each point's (low, high) whisker ends, or (None, None) for no whisker. With a mapping,
     a series it does not name has no whiskers."""
@@ -111,20 +115,30 @@ def _whiskers(series: Mapping[str, list[float]], errors, intervals
         raise ValueError("give errors (± half-widths) or intervals (low, high), not both")
     out: dict[str, list[Whisker]] = {}
     for name, vals in series.items():
-        given = errors if errors is not None else intervals
-        if given is None or (isinstance(given, Mapping) and name not in given):
+        own_errors, own_intervals = _own(errors, name), _own(intervals, name)
+        mine = own_errors if own_errors is not None else own_intervals
+        if mine is None:
             out[name] = [(None, None)] * len(vals)
             continue
-        mine = given[name] if isinstance(given, Mapping) else given
         if len(mine) != len(vals):
             raise ValueError(f"series {name!r}: {len(mine)} whiskers for {len(vals)} values")
-        if errors is not None:
-            out[name] = [(v - float(e), v + float(e)) for v, e in zip(vals, mine, strict=True)]
+        if own_errors is not None:
+            out[name] = [(v - float(e), v + float(e))
+                         for v, e in zip(vals, own_errors, strict=True)]
         else:
-            out[name] = [(float(lo), float(hi)) for lo, hi in mine]
+            out[name] = [(float(lo), float(hi)) for lo, hi in own_intervals or ()]
         if not all(v is not None and math.isfinite(v) for pair in out[name] for v in pair):
             raise ValueError(f"series {name!r} has a whisker that is not a finite number")
     return out
+
+
+def _own(given: Sequence[T] | Mapping[str, Sequence[T]] | None, name: str
+         ) -> Sequence[T] | None:
+    """Series ``name``'s whiskers in ``given``: one sequence for every series, or a mapping's
+    entry for that series (None when it has none)."""
+    if isinstance(given, Mapping):
+        return given.get(name)
+    return given
 
 
 def _references(reference: Number | Sequence[Number] | None, count: int) -> list[float]:

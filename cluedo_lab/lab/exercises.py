@@ -166,7 +166,8 @@ class Exercise:
     options: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     solution: str = ""
-    traps: Mapping[object, str] = field(default_factory=dict)
+    # Any: a mapping's key type is invariant, and each form has its own (str, frozenset, ...)
+    traps: Mapping[Any, str] = field(default_factory=dict)
     answer_text: str = ""
     needs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     key: str = ""

@@ -849,7 +849,8 @@ def _room(k: Knowledge, place: str) -> int:
 def _shown_margin(best: Any, runner: Any) -> float:
     """The margin as the learner works it: the bits each question leaves, to two decimals,
     subtracted (the bits now are the same for both)."""
-    return round(round(runner.expected_entropy, 2) - round(best.expected_entropy, 2), 2)
+    margin: float = round(round(runner.expected_entropy, 2) - round(best.expected_entropy, 2), 2)
+    return margin
 
 
 def _shown_gain(option: Any, now: float) -> str:

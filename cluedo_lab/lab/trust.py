@@ -58,10 +58,10 @@ def trust(folder: Path) -> list[Path]:
     import nbformat
     from nbformat.sign import NotebookNotary
 
-    notary = NotebookNotary()
+    notary = NotebookNotary()  # type: ignore[no-untyped-call]
     paths = trusted_paths(folder)
     for path in paths:
-        notary.sign(nbformat.read(path, as_version=4))
+        notary.sign(nbformat.read(path, as_version=4))  # type: ignore[no-untyped-call]
     return paths
 
 

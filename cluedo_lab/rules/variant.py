@@ -37,7 +37,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -307,13 +307,20 @@ def edition_ref(edition: Edition) -> str | dict[str, Any]:
     spec = spec_of(edition)
     if spec is not None:
         return spec
-    if edition.id not in shipped_ids() or is_shipped(edition):
+    if edition.id not in shipped_ids() or is_shipped(edition) or \
+            _same(edition, load_edition(edition.id)):   # a copy of it from another process
         return edition.id
     path = file_of(edition)
     if path is not None:
         return str(path)
     raise InvalidArgument(f"{edition.name} was built with the id {edition.id!r}, which a "
                           "shipped edition has: give it an id of its own to save games of it")
+
+
+def _same(one: Edition, other: Edition) -> bool:
+    """Field by field (an edition compares by identity, and a process pool's worker holds
+    copies of the shipped editions, not the editions themselves)."""
+    return all(getattr(one, f.name) == getattr(other, f.name) for f in fields(Edition))
 
 
 def variant_from_dict(data: Mapping[str, Any]) -> Variant:

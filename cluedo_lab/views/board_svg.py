@@ -215,16 +215,16 @@ def render_svg(board: Board, pieces: Pieces | None = None, heat: Heat | None = N
     size = cell * 0.62
     out.append('<g class="labels" fill="#2b2118">')
     for room in board.rooms:
-        row, col = _centre(board.room_squares[room])
-        out.append(_text(x(col), y(row) + size * 0.35, size, board.room_name(room),
+        middle_row, middle_col = _centre(board.room_squares[room])
+        out.append(_text(x(middle_col), y(middle_row) + size * 0.35, size, board.room_name(room),
                          ' font-weight="bold"'))
         if room in heat_of:
             value = heat_of[room]   # a chance (up to 1) or a count, in the learner's format
             label = numbers.chance(value) if value <= 1 else numbers.count(value)
-            out.append(_text(x(col), y(row) + size * 1.5, size, label))
+            out.append(_text(x(middle_col), y(middle_row) + size * 1.5, size, label))
     if board.unusable:
-        row, col = _centre(board.unusable)
-        out.append(_text(x(col), y(row) + size * 0.35, size, board.unusable_name,
+        middle_row, middle_col = _centre(board.unusable)
+        out.append(_text(x(middle_col), y(middle_row) + size * 0.35, size, board.unusable_name,
                          ' font-style="italic"'))
     out.append("</g>")
 

@@ -187,7 +187,7 @@ class ExerciseWidget(InteractiveView):
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
-        display(self.widget())
+        display(self.widget())  # type: ignore[no-untyped-call]
 
 
 class _PickMany:

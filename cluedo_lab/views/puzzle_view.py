@@ -95,4 +95,4 @@ class PuzzleView(InteractiveView):
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
-        display(self.widget())
+        display(self.widget())  # type: ignore[no-untyped-call]

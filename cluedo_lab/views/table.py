@@ -342,7 +342,7 @@ class Table(InteractiveView):
         self._notes_box = w.VBox()
         right = w.VBox([self._switch, self._notes_box], layout=w.Layout(max_width="100%"))
         row = w.Layout(flex_flow="row wrap", grid_gap="1em 1.5em")
-        self._board = None
+        self._board: ipywidgets.HTML | None = None
         self._targets: dict[tuple[int, int] | str, Any] = {}
         if self.session.seat.board_game is None:
             left = w.VBox([self._status, self._facts, self._controls, self._confirm,

@@ -27,10 +27,11 @@ if TYPE_CHECKING:
 
 __all__ = ["VariantExplorer"]
 
-QUESTIONS = {"one of each category": {"form": "one-per-category", "items": None},
-             "any 1 card": {"form": "any", "items": 1},
-             "any 2 cards": {"form": "any", "items": 2},
-             "any 3 cards": {"form": "any", "items": 3}}
+QUESTIONS: dict[str, dict[str, object]] = {
+    "one of each category": {"form": "one-per-category", "items": None},
+    "any 1 card": {"form": "any", "items": 1},
+    "any 2 cards": {"form": "any", "items": 2},
+    "any 3 cards": {"form": "any", "items": 3}}
 
 
 class VariantExplorer(InteractiveView):
@@ -47,7 +48,8 @@ class VariantExplorer(InteractiveView):
         self.options: dict[str, Any] = {}
         self.error: VariantError | None = None
         self.variant: Variant = variant(base)
-        self._figures: dict[tuple, Any] = {}
+        self._exact_figures: dict[tuple[object, ...], vf.Figures] = {}
+        self._simulations: dict[tuple[object, ...], vf.Simulation | None] = {}
         start = players if players is not None else (
             self.base.min_players if self.base.min_players == self.base.max_players
             else min(max(3, self.base.min_players), self.base.max_players))
@@ -105,21 +107,22 @@ class VariantExplorer(InteractiveView):
         return min(max(self.players, self.base.min_players), self.base.max_players)
 
     def _exact(self, game: Any, players: int) -> vf.Figures:
-        key = ("exact", getattr(game, "id", game), players)
-        if key not in self._figures:
-            self._figures[key] = vf.figures(game, players)
-        return self._figures[key]
+        key = (getattr(game, "id", game), players)
+        if key not in self._exact_figures:
+            self._exact_figures[key] = vf.figures(game, players)
+        return self._exact_figures[key]
 
     def _simulated(self, game: Any, players: int) -> vf.Simulation | None:
         if not self.simulate_games:
             return None
-        key = ("sim", getattr(game, "id", game), players, self.simulate_games, self.seed)
-        if key not in self._figures:
+        key = (getattr(game, "id", game), players, self.simulate_games, self.seed)
+        if key not in self._simulations:
             try:
-                self._figures[key] = vf.simulate(game, self.simulate_games, self.seed, players)
+                self._simulations[key] = vf.simulate(game, self.simulate_games, self.seed,
+                                                     players)
             except VariantError:
-                self._figures[key] = None
-        return self._figures[key]
+                self._simulations[key] = None
+        return self._simulations[key]
 
     def comparison(self) -> TextTable:
         """Rules, exact figures and (with ``simulate``) simulated figures: base and variant."""
@@ -131,10 +134,10 @@ class VariantExplorer(InteractiveView):
         for (label, b), (_, v) in zip(theirs.rows(), ours.rows(), strict=True):
             if label != "players":          # already a row of the rules
                 rows.append((label, b, v))
-        sims = (self._simulated(base, self.base_players()),
-                self._simulated(self.variant, self.players))
-        if all(sims):
-            b_rows, v_rows = sims[0].rows(), sims[1].rows()
+        b_sim = self._simulated(base, self.base_players())
+        v_sim = self._simulated(self.variant, self.players)
+        if b_sim is not None and v_sim is not None:
+            b_rows, v_rows = b_sim.rows(), v_sim.rows()
             labels = dict.fromkeys(k for k, _ in [*b_rows, *v_rows])
             b_map, v_map = dict(b_rows), dict(v_rows)
             rows += [(label, b_map.get(label, "-"), v_map.get(label, "-")) for label in labels]
@@ -153,10 +156,11 @@ class VariantExplorer(InteractiveView):
         pairs = [("envelopes", base.envelopes, ours.envelopes),
                  ("first accusation", float(base.accusation), float(ours.accusation)),
                  ("first question", base.first_question_bits, ours.first_question_bits)]
-        sims = (self._simulated(variant(self.base_ref), self.base_players()),
-                self._simulated(self.variant, self.players))
-        if all(sims) and sims[0].turns_to_solve and sims[1].turns_to_solve:
-            pairs.append(("turns to certainty", sims[0].turns_to_solve, sims[1].turns_to_solve))
+        b_sim = self._simulated(variant(self.base_ref), self.base_players())
+        v_sim = self._simulated(self.variant, self.players)
+        if b_sim is not None and v_sim is not None and b_sim.turns_to_solve \
+                and v_sim.turns_to_solve:
+            pairs.append(("turns to certainty", b_sim.turns_to_solve, v_sim.turns_to_solve))
         labels = [label for label, _, _ in pairs]
         shares = [round(v / b, 4) if b else 0.0 for _, b, v in pairs]
         return bar_chart(labels, shares, percent=True, ymin=0, ymax=max(2.0, *shares),

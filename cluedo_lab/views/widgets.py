@@ -450,7 +450,8 @@ class BoardExplorer(InteractiveView):
     # -- choosing ----------------------------------------------------------------------------
     def choices(self) -> list[tuple[str, Node]]:
         """Positions offered in the drop-down: the start squares, then the rooms."""
-        starts = [(f"{self._who(s)}'s start {sq}", s) for s, sq in self.board.starts.items()]
+        starts: list[tuple[str, Node]] = [(f"{self._who(s)}'s start {sq}", s)
+                                           for s, sq in self.board.starts.items()]
         return starts + [(self.board.room_name(r), r) for r in self.board.rooms]
 
     def pick(self, position: Node | Sequence[int]) -> BoardExplorer:
@@ -598,7 +599,7 @@ class BoardExplorer(InteractiveView):
             pieces = {self.position: node}
         else:
             pieces = {"you": node}
-        heat: dict[Node, Fraction] = dict(self.chances())
+        heat: dict[Node, Fraction] = {room: p for room, p in self.chances().items()}
         drawing = render_svg(board, pieces=pieces, heat=heat, cell=self.CELL,
                              colours={"you": "#212121"}, passages=self.show_passages,
                              coordinates=True)
@@ -642,6 +643,7 @@ class BoardExplorer(InteractiveView):
         for i, node in enumerate(route):
             if isinstance(node, str):  # a room at either end: draw to its door square
                 neighbour = route[1] if i == 0 else route[i - 1]
+                assert not isinstance(neighbour, str), "a route enters rooms from corridors"
                 node = doors[(node, neighbour)]
             points.append(",".join(self._xy(node)))
         return (f'<polyline class="cluedo-route" points="{" ".join(points)}" fill="none" '
