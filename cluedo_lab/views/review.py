@@ -25,6 +25,7 @@ from ..lab.review import (
     moment_lines,
     review_game,
 )
+from ..rules import numbers
 from .base import InteractiveView, live_box, pre
 from .charts_svg import PALETTE, REFERENCE_COLOUR
 
@@ -114,7 +115,7 @@ def _panel(curves: list[SeatCurve], value: Any, title: str, x0: int, width: int,
     for tick in ticks:
         parts.append(f'<line x1="{_f(left)}" y1="{_f(py(tick))}" x2="{_f(right)}" '
                      f'y2="{_f(py(tick))}" stroke="#e4e4e4"/>')
-        label = f"1e{tick:g}" if log and tick else f"{tick:g}" if not log else "1"
+        label = _log_label(tick) if log else f"{tick:g}"
         parts.append(_text(left - 5, py(tick) + 4, label, anchor="end", size=11))
     parts.append(f'<line x1="{_f(left)}" y1="{_f(top)}" x2="{_f(left)}" y2="{_f(bottom)}" '
                  'stroke="#444"/>')
@@ -318,3 +319,9 @@ class Review(InteractiveView):
     def _refresh(self) -> None:
         self._detail.value = pre(self.turn_text())
 
+
+def _log_label(exponent: float) -> str:
+    """A log-scale tick as the learner reads numbers (1,000,000, not 1e6)."""
+    if float(exponent).is_integer():
+        return numbers.count(10 ** int(exponent))
+    return f"10^{exponent:g}"
