@@ -40,11 +40,13 @@ def deals(edition: Edition, players: int) -> sympy.Expr:
 
 
 def deals_from_seat(edition: Edition, players: int, seat: int,
-                    hand: Sequence[Card | str], face_up: Sequence[Card | str] = ()) -> sympy.Expr:
+                    hand: Sequence[Card | str], face_up: Sequence[Card | str] = (),
+                    escape_plan: Sequence[Card | str] = ()) -> sympy.Expr:
     """Deals a player holding ``hand`` cannot tell apart before anything happens: envelopes
     without the cards they see × ways to share the other cards among the other hands. The
     cards laid ``face_up`` (an edition whose cards do not share out evenly) are seen by
-    everyone, so they count like the hand."""
+    everyone, so they count like the hand. A fugitive who chose the ``escape_plan`` (2002,
+    one against all) knows the envelope: one envelope."""
     cards = [edition.card(c) for c in hand]
     shown = [edition.card(c) for c in face_up]
     sizes = list(edition.hand_sizes(players))
@@ -55,8 +57,9 @@ def deals_from_seat(edition: Edition, players: int, seat: int,
                          f"{edition.face_up_count(players)} cards face up, not {len(shown)}")
     seen = cards + shown
     held = {c.id: sum(1 for h in seen if h.category == c.id) for c in edition.categories}
-    env = sympy.Mul(*(binomial(len(c.cards) - held[c.id], edition.deal.envelope[c.id],
-                               evaluate=False) for c in edition.categories), evaluate=False)
+    env = sympy.Integer(1) if escape_plan else sympy.Mul(
+        *(binomial(len(c.cards) - held[c.id], edition.deal.envelope[c.id], evaluate=False)
+          for c in edition.categories), evaluate=False)
     others = sizes[:seat] + sizes[seat + 1:] + [1] * edition.deal.face_down
     rest = len(edition.cards) - edition.envelope_size - len(seen)
     return sympy.Mul(env, multinomial(rest, others), evaluate=False)

@@ -768,7 +768,7 @@ def _chance(game: Game, seat: int, rng: random.Random, level: int) -> Puzzle | N
             lines = _by_hand(k, card, place, p, features, sizes, alike)
             lines += [f"The exact count, to check: {total:,} deals fit everything you know; "
                       f"in {hits:,} of them {_place(place)} holds {name}: {hits:,} of "
-                      f"{total:,}, {p} ({percent(p)})."]
+                      f"{total:,}, {percent(p)} (exactly {p})."]
             traps = {naive: f"That is 1 in {len(open_places)}, as if every open place were "
                      "equally likely; they are not here." if p != naive else "",
                      1 - p: f"That is the chance that {_place(place)} does NOT hold {name}."}

@@ -143,7 +143,7 @@ def test_detective_without_exact_counting_falls_back_and_still_plays():
 def test_detective_plays_on_after_a_lie_makes_its_record_contradictory():
     """A withheld card (false_witness=True) leaves no deal consistent with the records: the
     detectives switch to their cheap deduction, one proves the lie, and the game ends."""
-    game = new_game(E49, 3, 4, false_witness=True)
+    game = new_game(E49, 3, 3, false_witness=True)
     bots = [BoardDetective(s) for s in range(3)]
     lied = False
     while not game.is_over:

@@ -41,14 +41,15 @@ def test_deals_seen_from_a_seat_match_the_engine():
 @pytest.mark.parametrize("edition", [ed.id for ed in all_editions()])
 def test_deals_seen_from_every_seat_match_the_engine(edition):
     """Every seat of every player count, face-up cards included: seen by everyone, they count
-    like the seat's own hand."""
+    like the seat's own hand; the fugitive's own record knows the envelope (the escape plan)."""
     ed = load_edition(edition)
     for players in range(ed.min_players, ed.max_players + 1):
         game = new_game(ed.id, players, players)
         for seat in range(players):
             data = {**game.record_for(seat), "events": []}
             expected = Knowledge.from_dict(data).consistent_deals
-            formula = cf.deals_from_seat(ed, players, seat, data["hand"], data.get("face_up", ()))
+            formula = cf.deals_from_seat(ed, players, seat, data["hand"], data.get("face_up", ()),
+                                         data.get("escape_plan", ()))
             assert formula.doit() == expected, (players, seat)
 
 

@@ -411,17 +411,17 @@ def test_card_games_grade_questions_where_they_may_be_asked(edition):
 
 
 def test_a_certain_accusation_not_made_is_a_missed_moment():
-    """Lesson 13's game: Bob's own answer at event 15 settles the envelope for him, his turn
-    goes on (on a board one may accuse at any point of one's turn) and he does not accuse; Ann,
-    the detective, accuses as soon as she is sure."""
+    """A seeded 1949 game: Bob's suggestion at event 11, which nobody could answer, settles the
+    envelope for him, so he may accuse in that same turn, and he does not; Ann, the detective,
+    accuses as soon as she is sure."""
     from cluedo_lab.lab.play import play_game
-    game, _ = play_game("cluedo-classic-1949", ["Ann", "Bob", "Cy"], 7,
+    game, _ = play_game("cluedo-classic-1949", ["Ann", "Bob", "Cy"], 11,
                         bots=("quick-detective", "eliminator", "bluffer"))
     bob, ann = review_game(game, "Bob"), review_game(game, "Ann")
-    assert bob.certain_from == 15 and game.events[14]["by"] == "Bob"
-    assert bob.missed == [(6, 15)] and not bob.turns[-1].accused
+    assert bob.certain_from == 11 and game.events[10]["by"] == "Bob"
+    assert bob.missed == [(5, 11)] and not bob.turns[-1].accused
     assert ann.missed == [] and ann.first_accusation().event == ann.certain_from + 1
-    assert "turn 6: the envelope was certain (after event 15)" in bob.text()
+    assert "turn 5: the envelope was certain (after event 11)" in bob.text()
 
 
 def brute_observe(record: dict, sees) -> float:

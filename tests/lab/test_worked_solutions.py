@@ -131,7 +131,7 @@ def test_every_generated_solution_shows_its_premises_and_its_cases(edition, kind
 
 
 def test_a_run_of_one_place_per_card_is_one_line():
-    puzzle = generate("cluedo-classic-1949", "who-holds", 5, 1)
+    puzzle = generate("clue-classic-2023", "who-holds", 5, 2)
     lines = [line for line in puzzle.solution if "One place per card" in line]
     assert any(" are in P" in line and "do not hold them" in line or
                "do not hold it" in line for line in lines)
