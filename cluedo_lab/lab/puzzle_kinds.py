@@ -36,7 +36,7 @@ from ..records import ENVELOPE, FACE_UP, Event, Record, SuperSleuth
 from ..rules.board import reach_chance, room_distances
 from ..rules.edition import Card, Edition, all_editions, load_edition
 from ..rules.errors import ActionLimit, Contradiction, RecordError
-from ..rules.variant import Variant, spec_of
+from ..rules.variant import Variant, edition_ref
 from .exercises import Exercise, percent
 from .proofs import fact_features, fact_hints, solution_lines
 from .puzzles import (
@@ -281,7 +281,7 @@ def _base(game: Game, seat: int) -> dict[str, Any]:
     """The seat's record of the game up to its winning accusation: a puzzle is set while the
     case is still open, and the winner's cards would give the envelope away."""
     data = game.record_for(seat)
-    data["edition"] = spec_of(game.edition) or game.edition.id
+    data["edition"] = edition_ref(game.edition)
     events = [e for e in data["events"] if not (e.get("accuse") and e.get("correct"))]
     # Your own accusation shows you the envelope: the case is closed for you from there.
     mine = next((i for i, e in enumerate(events)

@@ -759,7 +759,7 @@ def puzzle_from_review(review: GameReview, event: int | None = None) -> Any:
     at the first event after which the envelope was certain ("which card is in it?").
     ``event`` picks the moment: a question of the seat's, or a position where the envelope
     was certain for it."""
-    from ..rules.variant import spec_of
+    from ..rules.variant import edition_ref
     from .puzzle_kinds import moment_puzzle
     from .puzzles import PuzzleError
 
@@ -771,7 +771,7 @@ def puzzle_from_review(review: GameReview, event: int | None = None) -> Any:
             raise PuzzleError("no key moment in this review: every question was the best "
                               "there and the envelope never became certain")
     data = review.record.to_dict()
-    data["edition"] = spec_of(review.edition) or review.edition.id
+    data["edition"] = edition_ref(review.edition)
     if turn is not None:
         assert turn.question is not None
         data["events"] = data["events"][:turn.event - 1]
