@@ -10,8 +10,9 @@ in neither networkx, sympy nor ipywidgets. The subpackages are the architecture,
 from __future__ import annotations
 
 import sys
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .rules.lazy import lazy_names
 
 __version__ = "0.1.0"
 
@@ -70,17 +71,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _API.get(name)
-    if module is None:
-        raise AttributeError(f"module 'cluedo_lab' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_API})
+__getattr__, __dir__ = lazy_names(__name__, _API)
 
 
 if TYPE_CHECKING:

@@ -8,8 +8,9 @@ not load the question ranking or the explanations. The sympy modules (:mod:`.log
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..rules.lazy import lazy_names
 
 if TYPE_CHECKING:
     from ..rules.errors import Contradiction
@@ -45,14 +46,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _NAMES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_NAMES])
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)
