@@ -50,10 +50,10 @@ _API: dict[str, str] = {
     "make_bot": "cluedo_lab.bots",
     "bot_names": "cluedo_lab.bots",
     "run_tournament": "cluedo_lab.lab.tournament",
-    "LearnerNotes": "cluedo_lab.lab.learner",
+    "LearnerMarks": "cluedo_lab.lab.learner",
     # views
     "Table": "cluedo_lab.views.table",
-    "Notepad": "cluedo_lab.views.widgets",
+    "EngineNotepad": "cluedo_lab.views.widgets",
     "LearnerNotepad": "cluedo_lab.views.learner",
     "DeductionStepper": "cluedo_lab.views.widgets",
     "BoardExplorer": "cluedo_lab.views.widgets",
@@ -64,9 +64,9 @@ _API: dict[str, str] = {
 __all__ = [
     "Action", "all_editions", "Board", "BoardExplorer", "bot_names", "Card", "CluedoLabError",
     "Contradiction", "deal", "Deal", "DeductionStepper", "Dice", "Edition", "edition_ids",
-    "EditionError", "ENVELOPE", "Game", "IllegalAction", "Knowledge", "LearnerNotepad",
-    "LearnerNotes", "load_board",
-    "load_edition", "make_bot", "new_game", "Notepad", "rank_questions", "Record", "RecordError",
+    "EditionError", "EngineNotepad", "ENVELOPE", "Game", "IllegalAction", "Knowledge",
+    "LearnerMarks", "LearnerNotepad", "load_board", "load_edition", "make_bot", "new_game",
+    "rank_questions", "Record", "RecordError",
     "run_tournament", "SuggestionAdvisor", "Table", "variant", "Variant", "VariantExplorer",
 ]
 
@@ -79,7 +79,7 @@ if TYPE_CHECKING:
     from .games import Action, Game, new_game
     from .knowledge import Knowledge
     from .knowledge.advice import rank_questions
-    from .lab.learner import LearnerNotes
+    from .lab.learner import LearnerMarks
     from .lab.tournament import run_tournament
     from .records import ENVELOPE, Record
     from .rules.board import Board, load_board
@@ -97,7 +97,7 @@ if TYPE_CHECKING:
     from .views.learner import LearnerNotepad
     from .views.table import Table
     from .views.variant_explorer import VariantExplorer
-    from .views.widgets import BoardExplorer, DeductionStepper, Notepad, SuggestionAdvisor
+    from .views.widgets import BoardExplorer, DeductionStepper, EngineNotepad, SuggestionAdvisor
 
 if "IPython" in sys.modules:   # in a notebook: engine objects draw themselves
     from .views.display import install as _install_drawings

@@ -24,7 +24,7 @@ __all__ = ["CardOdds", "ranked", "likeliest_suggestion", "action_card_play"]
 
 
 class CardOdds(Protocol):
-    """A seat's chances of each card in each place (a Knowledge, or NotesOdds)."""
+    """A seat's chances of each card in each place (a Knowledge, or PaperOdds)."""
 
     record: Record
 

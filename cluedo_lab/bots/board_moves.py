@@ -25,13 +25,13 @@ from ..games.action import Action, find, of_kind
 from ..games.board_game import BoardGame
 from ..rules.board import Node, expected_turns_by_distance, walk_of
 from ..rules.dice import Dice
-from .notes import CardNotes
+from .notes import PaperNotes
 
 __all__ = ["suggestion_worth", "best_suggestion", "room_worth", "expected_turns",
            "start_turn", "move_piece", "clue_target"]
 
 
-def suggestion_worth(game: BoardGame, seat: int, notes: CardNotes,
+def suggestion_worth(game: BoardGame, seat: int, notes: PaperNotes,
                      named: Sequence[str]) -> float:
     """What suggesting ``named`` teaches this seat (see the module docstring)."""
     scale = _scale(notes, named)
@@ -45,13 +45,13 @@ def _answerers(game: BoardGame, seat: int) -> list[str]:
     return [game.names[(seat + k) % n] for k in range(1, n)]
 
 
-def _scale(notes: CardNotes, cards: Sequence[str]) -> int:
+def _scale(notes: PaperNotes, cards: Sequence[str]) -> int:
     """One denominator for the cards' envelope chances: their sums are then whole-number sums,
     and a whole-number division rounds as float() of the Fraction sum does."""
     return math.lcm(*(Fraction(notes.envelope[c]).denominator for c in cards))
 
 
-def best_suggestion(game: BoardGame, seat: int, notes: CardNotes, room: str,
+def best_suggestion(game: BoardGame, seat: int, notes: PaperNotes, room: str,
                     rng: random.Random) -> tuple[float, tuple[str, ...]]:
     """The suspect and weapon that teach most in ``room``, with their worth (seeded ties)."""
     best: tuple[float, float, tuple[str, ...]] | None = None
@@ -77,7 +77,7 @@ def best_suggestion(game: BoardGame, seat: int, notes: CardNotes, room: str,
 _Facts = tuple[bool, int, tuple[bool, ...], tuple[bool, ...]]
 
 
-def _card_facts(card: str, notes: CardNotes, answerers: Sequence[str], scale: int) -> _Facts:
+def _card_facts(card: str, notes: PaperNotes, answerers: Sequence[str], scale: int) -> _Facts:
     """A card as :func:`suggestion_worth` reads it: unplaced?, its envelope chance times
     ``scale`` (a whole number), and for each answerer in turn whether they may hold it and
     whether they are known to."""
@@ -105,7 +105,7 @@ def _worth(named: Sequence[_Facts], scale: int) -> float:
     return tie  # nobody else can hold any of them: no answer will come
 
 
-def room_worth(game: BoardGame, seat: int, notes: CardNotes,
+def room_worth(game: BoardGame, seat: int, notes: PaperNotes,
                rng: random.Random) -> dict[str, float]:
     """What a suggestion in each room is worth to this seat now. Once the solution is proven
     every room is worth the same: any will do to accuse from."""
@@ -176,7 +176,7 @@ def _square_worth(game: BoardGame, worth: Mapping[str, float], square: Any) -> f
                 for r in game.fixed.rooms if r in dist), default=0.0)
 
 
-def clue_target(game: BoardGame, notes: CardNotes, legal: Sequence[Action],
+def clue_target(game: BoardGame, notes: PaperNotes, legal: Sequence[Action],
                 rng: random.Random) -> Action:
     """A 2023 Clue card aimed at the player with the most cards this seat has not placed."""
     sizes = dict(zip(game.names, game.edition.hand_sizes(len(game.names)), strict=True))

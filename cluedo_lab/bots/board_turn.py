@@ -15,14 +15,14 @@ from collections.abc import Callable, Sequence
 from ..games.action import Action, find, of_kind
 from ..games.board_game import BoardGame
 from .board_moves import clue_target, move_piece, start_turn
-from .notes import CardNotes
+from .notes import PaperNotes
 from .showing import card_to_show_on_board
 
 __all__ = ["board_turn"]
 
 
 def board_turn(game: BoardGame, seat: int, legal: Sequence[Action], rng: random.Random, *,
-               notes: Callable[[], CardNotes],
+               notes: Callable[[], PaperNotes],
                accusation: Callable[[], Sequence[str] | None],
                suggestion: Callable[[str, list[Action]], Action],
                worth: Callable[[], dict[str, float]]) -> Action:

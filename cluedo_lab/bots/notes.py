@@ -3,7 +3,7 @@
 Two ways to take notes from a seat's record: :func:`exact_notes` reads them off the knowledge
 engine (complete deduction, exact chances), :func:`paper_notes` applies the few rules a player
 ticks off on a paper notepad (fast, incomplete, and still usable when a lie has made the record
-contradictory). Both give :class:`CardNotes`, so a bot's policy does not care which it has.
+contradictory). Both give :class:`PaperNotes`, so a bot's policy does not care which it has.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..knowledge.engine import Knowledge
 from ..records import ENVELOPE, Record
 from ..rules.edition import Card
 
-__all__ = ["CardNotes", "SeatKnowledge", "exact_notes", "paper_notes", "NotesOdds",
+__all__ = ["PaperNotes", "SeatKnowledge", "exact_notes", "paper_notes", "PaperOdds",
            "UntilNextEvent"]
 
 _V = TypeVar("_V")
@@ -47,7 +47,7 @@ class UntilNextEvent(Generic[_V]):
 
 
 @dataclass(frozen=True)
-class CardNotes:
+class PaperNotes:
     """Each card's chance of being in the envelope, the cards known to be in each place, the
     places each card may still be, and the solution once it is certain. ``exact`` tells
     whether the knowledge engine counted them (True) or the notepad's rules estimated them."""
@@ -65,21 +65,21 @@ class SeatKnowledge:
     the exact knowledge behind them (None for paper notes)."""
 
     record: Record
-    notes: CardNotes
+    notes: PaperNotes
     knowledge: Knowledge | None
 
 
-def exact_notes(knowledge: Knowledge) -> CardNotes:
+def exact_notes(knowledge: Knowledge) -> PaperNotes:
     """The knowledge engine's complete answer (raises Contradiction on an impossible record)."""
     table = knowledge.probabilities()
     envelope = {card: row[ENVELOPE] for card, row in table.items()}
     located = {card: place for card, row in table.items() for place, p in row.items() if p == 1}
     possible = {card: frozenset(p for p, v in row.items() if v > 0)
                 for card, row in table.items()}
-    return CardNotes(envelope, located, possible, knowledge.solution(), True)
+    return PaperNotes(envelope, located, possible, knowledge.solution(), True)
 
 
-def paper_notes(record: Record) -> CardNotes:
+def paper_notes(record: Record) -> PaperNotes:
     """A fast, incomplete deduction: cards seen in a place, "lacks" from passes, a refuter who
     lacks all but one named card holds that one, a card missing from every place but one lies
     there, and the envelope's one card per category. Hand sizes and wrong accusations are not
@@ -142,14 +142,14 @@ def paper_notes(record: Record) -> CardNotes:
             solution.append(candidates[0])
     possible = {card: frozenset(places) - missing for card, missing in lacks.items()}
     solved = tuple(solution) if len(solution) == len(categories) else None
-    return CardNotes(envelope, where, possible, solved, False)
+    return PaperNotes(envelope, where, possible, solved, False)
 
 
-class NotesOdds:
+class PaperOdds:
     """Paper notes read as chances of each card in each place (even over the places still
     possible), so a policy written for :class:`Knowledge` can use them."""
 
-    def __init__(self, record: Record, notes: CardNotes):
+    def __init__(self, record: Record, notes: PaperNotes):
         self.record, self.notes = record, notes
 
     def probability(self, card: Card | str, place: str) -> Fraction:

@@ -25,7 +25,7 @@ from ..rules.errors import Contradiction
 from . import board_moves
 from .action_cards import action_card_play, likeliest_suggestion, ranked
 from .board_turn import board_turn
-from .notes import CardNotes, UntilNextEvent, exact_notes, paper_notes
+from .notes import PaperNotes, UntilNextEvent, exact_notes, paper_notes
 from .showing import card_to_show_in_card_game
 
 __all__ = ["BoardDetective", "CardDetective", "QuickDetective"]
@@ -51,19 +51,19 @@ class BoardDetective:
     rng: random.Random = field(init=False, repr=False)
     paper: bool = field(init=False, default=False)
     _game: tuple[int, int] | None = field(init=False, repr=False, default=None)
-    _notes: UntilNextEvent[CardNotes] = field(init=False, repr=False,
+    _notes: UntilNextEvent[PaperNotes] = field(init=False, repr=False,
                                               default_factory=UntilNextEvent)
-    _worth: tuple[CardNotes, dict[str, float]] | None = field(init=False, repr=False,
+    _worth: tuple[PaperNotes, dict[str, float]] | None = field(init=False, repr=False,
                                                              default=None)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
-    def notes(self, game: BoardGame, seat: int) -> CardNotes:
+    def notes(self, game: BoardGame, seat: int) -> PaperNotes:
         """This seat's notes, retaken only when new events have arrived."""
         return self._notes.get(game, seat, lambda: self._take_notes(game, seat))
 
-    def _take_notes(self, game: BoardGame, seat: int) -> CardNotes:
+    def _take_notes(self, game: BoardGame, seat: int) -> PaperNotes:
         if self._game != (id(game), seat):
             self._game = (id(game), seat)
             self.paper = not self.exact
@@ -78,7 +78,7 @@ class BoardDetective:
             notes = paper_notes(record)
         return notes
 
-    def room_worth(self, game: BoardGame, seat: int, notes: CardNotes) -> dict[str, float]:
+    def room_worth(self, game: BoardGame, seat: int, notes: PaperNotes) -> dict[str, float]:
         """Each room's worth to this seat (computed once per notes)."""
         if self._worth is None or self._worth[0] is not notes:
             self._worth = (notes, board_moves.room_worth(game, seat, notes, self.rng))
@@ -109,7 +109,7 @@ class BoardDetective:
         named = board_moves.best_suggestion(game, seat, notes, room, self.rng)[1]
         return find(asks, "suggest", cards=named)
 
-    def _best_guess(self, game: BoardGame, notes: CardNotes) -> tuple[str, ...]:
+    def _best_guess(self, game: BoardGame, notes: PaperNotes) -> tuple[str, ...]:
         picks = [max(ids, key=lambda c: (notes.envelope[c], self.rng.random()))
                  for ids in (game.fixed.suspects, game.fixed.weapons, game.fixed.rooms)]
         return tuple(sorted(picks, key=game.fixed.order.__getitem__))

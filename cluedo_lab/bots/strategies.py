@@ -72,7 +72,7 @@ from ..rules.errors import Contradiction
 from . import board_moves
 from .action_cards import CardOdds, action_card_play
 from .board_turn import board_turn
-from .notes import CardNotes, NotesOdds, SeatKnowledge, UntilNextEvent, exact_notes, paper_notes
+from .notes import PaperNotes, PaperOdds, SeatKnowledge, UntilNextEvent, exact_notes, paper_notes
 from .showing import card_to_show_in_card_game
 
 __all__ = ["Strategy", "RandomBot", "Eliminator", "Detective", "InfoGain", "Bluffer",
@@ -105,7 +105,7 @@ class Strategy:
         self.rng = random.Random(seed)
         self.chances = 0        # turns on which this bot could have accused
         self._known: UntilNextEvent[SeatKnowledge] = UntilNextEvent()
-        self._walk_worth: tuple[CardNotes, dict[str, float]] | None = None
+        self._walk_worth: tuple[PaperNotes, dict[str, float]] | None = None
         # the shared defaults draw their seeded ties apart from the strategy's own choices
         self._card_rng = random.Random(seed)
         self._board_rng = random.Random(seed)
@@ -276,7 +276,7 @@ class Strategy:
     def _action_card(self, game: Any, seat: int, knows: SeatKnowledge, legal: list[Action]
                      ) -> Action:
         odds: CardOdds = knows.knowledge if knows.knowledge is not None else \
-            NotesOdds(knows.record, knows.notes)
+            PaperOdds(knows.record, knows.notes)
         action = action_card_play(game, seat, odds, dict(knows.notes.envelope), legal,
                                   self._card_rng)
         if action.kind == "play" and action.get("cards") is not None:
@@ -414,7 +414,7 @@ STRATEGIES: tuple[type[Strategy], ...] = (RandomBot, Eliminator, Detective, Info
 # Small helpers
 # ---------------------------------------------------------------------------------------------
 
-def _tier(game: Game, seat: int, notes: CardNotes, card: str) -> int:
+def _tier(game: Game, seat: int, notes: PaperNotes, card: str) -> int:
     """3: open (not placed, another player may hold it); 2: not placed, but nobody else can
     show it; 1: placed where nobody else can show it (own hand, envelope, face up);
     0: placed with another player."""

@@ -1,15 +1,15 @@
 """A learner's own notepad: their marks, checked and hinted by the engine, never filled in by it.
 
 The exact notepad (:class:`~cluedo_lab.knowledge.Knowledge`) knows every cell; a student learns
-by working the cells out. :class:`LearnerNotes` holds what the student wrote — "holds", "lacks"
+by working the cells out. :class:`LearnerMarks` holds what the student wrote — "holds", "lacks"
 or "maybe" in a cell, and optionally a chance in percent — and answers three questions without
 giving the game away:
 
-* :meth:`LearnerNotes.check` counts marks that are wrong and marks that the events do not yet
+* :meth:`LearnerMarks.check` counts marks that are wrong and marks that the events do not yet
   justify, without saying which (unless asked);
-* :meth:`LearnerNotes.hint` names the next deduction that follows from what is on the page: the
+* :meth:`LearnerMarks.hint` names the next deduction that follows from what is on the page: the
   rule and the events it rests on, then (at a deeper level) the cells it uses, never its result;
-* :meth:`LearnerNotes.reveal` shows the engine's cell, on request.
+* :meth:`LearnerMarks.reveal` shows the engine's cell, on request.
 
 "On the page" means the student's correct marks: the next hint is the first step of the
 engine's rule-by-rule deduction whose conclusion the student has not written down yet, so every
@@ -24,7 +24,7 @@ from fractions import Fraction
 from ..knowledge.engine import Knowledge, cell_text
 from ..knowledge.explain import Fact, Step
 
-__all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerNotes", "Mistake",
+__all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerMarks", "Mistake",
            "ProofShape", "proof_shape", "same_argument", "BOOKKEEPING"]
 
 HOLDS, LACKS, MAYBE = "holds", "lacks", "maybe"
@@ -141,7 +141,7 @@ class Mistake:
         return self.text(1)
 
 
-class LearnerNotes:
+class LearnerMarks:
     """A student's marks over one record's card × place table.
 
     The notes follow ``knowledge``: after ``knowledge.add(event)`` the same notes are checked
@@ -154,7 +154,7 @@ class LearnerNotes:
         self.chances: dict[Cell, Fraction] = {}
         self._deduction: tuple[int, list[Step]] | None = None
 
-    def follow(self, knowledge: Knowledge) -> LearnerNotes:
+    def follow(self, knowledge: Knowledge) -> LearnerMarks:
         """Keep the marks and check them against ``knowledge`` from now on (the same game's
         longer record, as at a table)."""
         if knowledge.edition.id != self.knowledge.edition.id or \
@@ -173,7 +173,7 @@ class LearnerNotes:
             raise KeyError(f"no place {place!r}; places are {list(k.places)}")
         return card_id, place
 
-    def mark(self, card: str, place: str, mark: str | None) -> LearnerNotes:
+    def mark(self, card: str, place: str, mark: str | None) -> LearnerMarks:
         """Write ``"holds"``, ``"lacks"`` or ``"maybe"`` in a cell (None rubs it out)."""
         cell = self._cell(card, place)
         if mark is None:
@@ -192,7 +192,7 @@ class LearnerNotes:
         self.mark(*cell, new)
         return new
 
-    def estimate(self, card: str, place: str, percent: float | Fraction | None) -> LearnerNotes:
+    def estimate(self, card: str, place: str, percent: float | Fraction | None) -> LearnerMarks:
         """Write the student's chance for a cell, in percent (None rubs it out)."""
         cell = self._cell(card, place)
         if percent is None:
@@ -304,7 +304,7 @@ class LearnerNotes:
     def __repr__(self) -> str:
         record = self.knowledge.record
         who = record.observer or "the public"
-        return (f"<LearnerNotes {record.edition.id} for {who}: {len(self.marks)} marks, "
+        return (f"<LearnerMarks {record.edition.id} for {who}: {len(self.marks)} marks, "
                 f"{len(self.chances)} chances>")
 
 

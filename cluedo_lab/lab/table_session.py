@@ -35,7 +35,7 @@ from ..games.seat import Seat, seat_of
 from ..knowledge.engine import Knowledge
 from ..records import Record
 from ..rules.errors import ActionLimit, CluedoLabError, Contradiction
-from .learner import Cell, LearnerNotes
+from .learner import Cell, LearnerMarks
 from .table_controls import Control, controls, shown
 from .table_story import Before, Entry, accusation_warnings, ending, narrate, opening
 
@@ -90,7 +90,7 @@ class TableSession:
         self._asked = seat
         self._record: tuple[int, Record | None] = (-1, None)
         self._known: tuple[int, Knowledge | None] = (-1, None)
-        self.notes: LearnerNotes | None = None
+        self.notes: LearnerMarks | None = None
         """The learner's own notepad, once the table gives one: its marks are kept."""
         self._pages: dict[int, dict[Cell, str]] = {}
         self.catch_up()

@@ -1,6 +1,6 @@
 """The learner's notepad: the student fills the grid, the engine checks, hints and reveals.
 
-A thin skin over :class:`~cluedo_lab.lab.learner.LearnerNotes`. A click on a cell cycles its
+A thin skin over :class:`~cluedo_lab.lab.learner.LearnerMarks`. A click on a cell cycles its
 mark (blank → ✓ holds → ✗ not there → ? maybe → blank); **Check** counts wrong and
 not-yet-justified marks without saying which, **Which?** then outlines them, wrong ones in solid
 red and unjustified ones in dashed orange; **Hint** first points at a wrong mark (the events
@@ -25,7 +25,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
-from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerNotes, Mistake
+from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerMarks, Mistake
 from ..rules import numbers
 from .base import CellLooks, InteractiveView, beside, cell_grid, live_box, pre, restyle, shade, slug
 from .reprs import knowledge_html
@@ -54,8 +54,8 @@ notebook's widget state, so a handed-in notebook carries the page the learner wr
 class LearnerNotepad(InteractiveView):
     """A student's own card × place grid over one record, with Check, Hint and Reveal."""
 
-    def __init__(self, knowledge: Knowledge | LearnerNotes, *, can_reveal: bool = True):
-        self.notes = knowledge if isinstance(knowledge, LearnerNotes) else LearnerNotes(knowledge)
+    def __init__(self, knowledge: Knowledge | LearnerMarks, *, can_reveal: bool = True):
+        self.notes = knowledge if isinstance(knowledge, LearnerMarks) else LearnerMarks(knowledge)
         self.can_reveal = can_reveal
         """False when a class turns Reveal off: no Reveal button, and :meth:`reveal` refuses."""
         self.revealed = False
@@ -112,7 +112,7 @@ class LearnerNotepad(InteractiveView):
         """Write back the marks of :meth:`saved_marks` (a notebook's saved page), replacing
         the page's; bad JSON or an unknown card or place fails and changes nothing."""
         data = json.loads(saved)
-        notes = LearnerNotes(self.knowledge)
+        notes = LearnerMarks(self.knowledge)
         for card, place, mark in data.get("marks", []):
             notes.mark(card, place, mark)
         for card, place, chance in data.get("chances", []):

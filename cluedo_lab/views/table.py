@@ -7,7 +7,7 @@ wait for a confirmation, the ending. The table adds buttons and drop-downs for t
 the log, the board of a board game (beside the notepad: the squares and rooms your piece may
 reach are highlighted, and a click on one moves it there), and the notepad: your own
 (:class:`~cluedo_lab.views.learner.LearnerNotepad`) or the engine's
-(:class:`~cluedo_lab.views.widgets.Notepad`) of your record.
+(:class:`~cluedo_lab.views.widgets.EngineNotepad`) of your record.
 
 ``repr`` and ``_repr_html_`` give the static rendering (whose move, your hand, the legal
 actions, the end of your log); :meth:`Table.widget` the live one.
@@ -34,7 +34,7 @@ from .base import InteractiveView, pre, slug
 from .board_svg import game_svg, origin
 from .learner import LearnerNotepad
 from .review import Review
-from .widgets import Notepad
+from .widgets import EngineNotepad
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -93,7 +93,7 @@ class Table(InteractiveView):
         self._check_notes(notes)
         self.notes = notes
         self._learner: LearnerNotepad | None = None
-        self._notepad: Notepad | None = None
+        self._notepad: EngineNotepad | None = None
         self.session = TableSession(game, seat, bots)
         self.session.before_bots = self._busy
 
@@ -192,7 +192,7 @@ class Table(InteractiveView):
 
     # -- notepads ----------------------------------------------------------------------------
     @property
-    def notepad(self) -> LearnerNotepad | Notepad | None:
+    def notepad(self) -> LearnerNotepad | EngineNotepad | None:
         """The notepad shown beside your log (:attr:`notes` says which), following your record."""
         return self.learner_notepad if self.notes == "learner" else self.engine_notepad
 
@@ -203,7 +203,7 @@ class Table(InteractiveView):
         return self._learner
 
     @property
-    def engine_notepad(self) -> Notepad | None:
+    def engine_notepad(self) -> EngineNotepad | None:
         """The engine's exact notepad of your record."""
         self._follow_record()
         return self._notepad
@@ -242,7 +242,7 @@ class Table(InteractiveView):
         if known is None:
             return
         if self._notepad is None:
-            self._notepad = Notepad(known)
+            self._notepad = EngineNotepad(known)
         elif self._notepad.knowledge is not known:
             self._notepad.follow(known)
         if self._learner is None:

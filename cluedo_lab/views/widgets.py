@@ -57,10 +57,10 @@ PASSAGE = "#6a1b9a"
 
 
 # ---------------------------------------------------------------------------------------------
-# Notepad
+# EngineNotepad
 # ---------------------------------------------------------------------------------------------
 
-class Notepad(InteractiveView):
+class EngineNotepad(InteractiveView):
     """One record's card × place table: ✓ certain, · certainly not, else the exact chance.
 
     Clicking a cell (or calling :meth:`select`) shows why a certain cell is certain, using
@@ -99,19 +99,19 @@ class Notepad(InteractiveView):
         self._update()
         return self.explanation(*self.selected)
 
-    def add(self, event: Mapping[str, Any]) -> Notepad:
+    def add(self, event: Mapping[str, Any]) -> EngineNotepad:
         """Add an event to the record (a JSON object, as in a record file). A contradiction
         raises and leaves the notepad as it was."""
         self.knowledge.add(event)
         self._update()
         return self
 
-    def undo(self) -> Notepad:
+    def undo(self) -> EngineNotepad:
         self.knowledge.undo()
         self._update()
         return self
 
-    def follow(self, knowledge: Knowledge) -> Notepad:
+    def follow(self, knowledge: Knowledge) -> EngineNotepad:
         """Show ``knowledge`` instead, the knowledge of a longer record (a game goes on): every
         cell is re-read, and a cell still selected shows its new explanation."""
         self.knowledge = knowledge
@@ -899,5 +899,5 @@ class SuggestionAdvisor(InteractiveView):
         self._answers.value = pre(self.answers())
 
 
-__all__ = ["BoardExplorer", "DeductionStepper", "Notepad", "SuggestionAdvisor",
+__all__ = ["BoardExplorer", "DeductionStepper", "EngineNotepad", "SuggestionAdvisor",
            "shortest_route"]

@@ -588,11 +588,11 @@ def test_the_table_keeps_the_learners_marks_and_the_review_checks_them(tmp_path)
     """A seeded game at a table: the learner marks some of what is known and one cell wrong
     before each move; the marks are saved with the game, reloaded and checked event by event
     against the oracle's known facts."""
-    from cluedo_lab.lab.learner import LearnerNotes
+    from cluedo_lab.lab.learner import LearnerMarks
     from cluedo_lab.lab.table_session import TableSession
     game = new_game(edition_path("mini-two-item"), 3, 5)
     session = TableSession(game, 0, bots=("eliminator",))
-    session.notes = LearnerNotes(session.knowledge())
+    session.notes = LearnerMarks(session.knowledge())
     me = make_bot("eliminator", 1)
     written: dict[int, dict] = {}
     while not game.is_over:

@@ -379,7 +379,7 @@ def test_an_exercise_answered_wrong_then_right(page, jupyterlab):
 
 def _expected_notes():
     """What the app's notepad must say, from the engine: the learner's marks on the app's first
-    game (2018, 3 players, seed 0), checked and hinted by LearnerNotes itself."""
+    game (2018, 3 players, seed 0), checked and hinted by LearnerMarks itself."""
     from cluedo_lab.views.table import Table
 
     table = Table("cluedo-card-game-2018", 3, seed=0)

@@ -14,7 +14,7 @@ import pytest
 from oracle import brute_force
 
 from cluedo_lab.knowledge.engine import Knowledge
-from cluedo_lab.lab.learner import BOOKKEEPING, HOLDS, LACKS, MARKS, MAYBE, LearnerNotes
+from cluedo_lab.lab.learner import BOOKKEEPING, HOLDS, LACKS, MARKS, MAYBE, LearnerMarks
 
 RECORDS = Path(__file__).parents[1] / "data" / "records"
 SMALL_DECK = {"suspect": ["Plum", "White", "Green"], "weapon": ["Rope", "Knife", "Pipe"],
@@ -35,7 +35,7 @@ def truth(record: dict, card: str, place: str) -> str:
 @pytest.mark.parametrize("seed", range(6))
 def test_check_counts_marks_as_every_deal_says(seed: int) -> None:
     k = Knowledge.from_dict(SMALL)
-    notes = LearnerNotes(k)
+    notes = LearnerMarks(k)
     rng = random.Random(seed)
     cells = [(c.id, p) for c in k.edition.cards for p in k.places]
     for cell in rng.sample(cells, 12):
@@ -61,7 +61,7 @@ def test_check_counts_marks_as_every_deal_says(seed: int) -> None:
 
 
 def test_check_text_counts_without_naming_cells() -> None:
-    notes = LearnerNotes(Knowledge.from_dict(SMALL))
+    notes = LearnerMarks(Knowledge.from_dict(SMALL))
     notes.mark("Knife", "Bob", HOLDS).mark("Knife", "Cy", HOLDS).mark("Hall", "Cy", HOLDS)
     text = str(notes.check())
     assert "1 mark right" in text and "1 mark wrong" in text and "not yet justified" in text
@@ -70,7 +70,7 @@ def test_check_text_counts_without_naming_cells() -> None:
 
 def test_following_every_hint_fills_the_page_the_rules_reach() -> None:
     k = Knowledge.from_dict(json.loads((RECORDS / "classic-3p-ann.json").read_text()))
-    notes = LearnerNotes(k)
+    notes = LearnerMarks(k)
     steps = k.deduction().steps
     seen = []
     while (hint := notes.hint()) is not None:
@@ -154,7 +154,7 @@ def test_the_row_helper_crosses_off_only_blank_cells_of_the_row() -> None:
 
 
 def test_a_hint_names_rule_and_events_first_and_its_result_only_at_level_three() -> None:
-    notes = LearnerNotes(Knowledge.from_dict(SMALL))
+    notes = LearnerMarks(Knowledge.from_dict(SMALL))
     while (hint := notes.hint()) is not None and hint.step.rule == "observed":
         fact = hint.step.fact
         notes.mark(fact.card, fact.place, HOLDS if fact.holds else LACKS)
@@ -166,7 +166,7 @@ def test_a_hint_names_rule_and_events_first_and_its_result_only_at_level_three()
 
 def test_chances_are_checked_to_a_percentage_point() -> None:
     k = Knowledge.from_dict(SMALL)
-    notes = LearnerNotes(k)
+    notes = LearnerMarks(k)
     open_cell = next((c.id, p) for c in k.edition.cards for p in k.places
                      if k.status(c.id, p) is None)
     exact = k.probability(*open_cell) * 100
@@ -179,7 +179,7 @@ def test_chances_are_checked_to_a_percentage_point() -> None:
 
 
 def test_bad_marks_are_refused_and_change_nothing() -> None:
-    notes = LearnerNotes(Knowledge.from_dict(SMALL))
+    notes = LearnerMarks(Knowledge.from_dict(SMALL))
     notes.mark("Knife", "Bob", HOLDS)
     with pytest.raises(ValueError, match="holds, lacks, maybe"):
         notes.mark("Knife", "Bob", "yes")
@@ -190,7 +190,7 @@ def test_bad_marks_are_refused_and_change_nothing() -> None:
 
 def test_marks_follow_the_record_as_it_grows() -> None:
     k = Knowledge.from_dict(SMALL)
-    notes = LearnerNotes(k)
+    notes = LearnerMarks(k)
     card = next(c for c in k.edition.cards if k.status(c.id, "Cy") is None)
     notes.mark(card.id, "Cy", HOLDS)
     assert notes.check().unjustified == ((card.id, "Cy"),)

@@ -97,13 +97,13 @@ def test_every_widget_writes_numbers_one_way():
     from cluedo_lab.views.widgets import (
         BoardExplorer,
         DeductionStepper,
-        Notepad,
+        EngineNotepad,
         SuggestionAdvisor,
     )
 
     ann = Knowledge.from_dict(ann_record(8))
     learner = LearnerNotepad(Knowledge.from_dict(ann_record(8)))
-    views = [Notepad(ann), DeductionStepper.from_knowledge(ann).go(5),
+    views = [EngineNotepad(ann), DeductionStepper.from_knowledge(ann).go(5),
              SuggestionAdvisor(ann, room="Ballroom"), learner,
              BoardExplorer("classic-24x25"), Classroom(), VariantExplorer()]
     texts = [text for view in views for text in (repr(view), visible_text(view._repr_html_()))]

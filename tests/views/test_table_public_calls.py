@@ -5,16 +5,17 @@ from cluedo_lab.bots.registry import FOR_TESTS, bot_names
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.lab.lesson_records import ANN_EVENTS, ann_record
 from cluedo_lab.views.table import Table, TableChooser
-from cluedo_lab.views.widgets import Notepad
+from cluedo_lab.views.widgets import EngineNotepad
 
 
 def test_a_notepad_follows_a_longer_record() -> None:
     before = Knowledge.from_dict(ann_record(6))
-    pad = Notepad(before)
+    pad = EngineNotepad(before)
     pad.select("Scarlett", "Bob")
     after = Knowledge.from_dict(ann_record(8))
     assert pad.follow(after) is pad and pad.knowledge is after
-    assert pad.cell("Billiard Room", "Bob") == "✓" != Notepad(before).cell("Billiard Room", "Bob")
+    fresh = EngineNotepad(before)
+    assert pad.cell("Billiard Room", "Bob") == "✓" != fresh.cell("Billiard Room", "Bob")
     assert pad.selected == ("scarlett", "Bob")
     assert len(after.record.events) == len(ANN_EVENTS)
 

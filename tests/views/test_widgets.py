@@ -31,7 +31,7 @@ from cluedo_lab.views.board_svg import origin
 from cluedo_lab.views.widgets import (
     BoardExplorer,
     DeductionStepper,
-    Notepad,
+    EngineNotepad,
     SuggestionAdvisor,
     shortest_route,
 )
@@ -60,10 +60,10 @@ def ann() -> Knowledge:
     return Knowledge.from_dict(classic_record())
 
 
-# -- Notepad ----------------------------------------------------------------------------------
+# -- EngineNotepad ----------------------------------------------------------------------------
 
 def test_notepad_cells_are_the_engine_probabilities(ann):
-    pad = Notepad(ann)
+    pad = EngineNotepad(ann)
     pad.widget()
     for card in CLASSIC.cards:
         for place in ann.places:
@@ -80,7 +80,7 @@ def test_notepad_cells_are_the_engine_probabilities(ann):
 
 
 def test_clicking_a_cell_shows_its_explanation(ann):
-    pad = Notepad(ann)
+    pad = EngineNotepad(ann)
     pad.widget()
     assert "Click a cell" in pad._explanation.value
     pad.cell_button("White", "Cy").click()
@@ -95,7 +95,7 @@ def test_clicking_a_cell_shows_its_explanation(ann):
 
 
 def test_adding_an_event_updates_every_cell(ann):
-    pad = Notepad(ann)
+    pad = EngineNotepad(ann)
     pad.widget()
     assert pad.cell_button("Scarlett", "Cy").description not in ("✓", "·")
     pad.add({"suggest": ["Scarlett", "Revolver", "Hall"], "by": "Ann", "passed": ["Bob"],
@@ -111,7 +111,7 @@ def test_adding_an_event_updates_every_cell(ann):
 
 
 def test_a_contradiction_leaves_the_notepad_as_it_was(ann):
-    pad = Notepad(ann)
+    pad = EngineNotepad(ann)
     before = repr(pad)
     with pytest.raises(Contradiction):
         pad.add({"reveal": "Mrs. White", "by": "Bob"})  # Cy holds White
@@ -119,12 +119,12 @@ def test_a_contradiction_leaves_the_notepad_as_it_was(ann):
 
 
 def test_notepad_static_rendering(ann):
-    pad = Notepad(ann)
+    pad = EngineNotepad(ann)
     assert repr(pad).splitlines()[1:] == ann.notepad().splitlines()
     assert pad._repr_html_().count("<td style='background:rgb(") == 21 * 4
     pad.select("Lounge", "Cy")
     assert str(ann.explain("Lounge", "Cy")) in repr(pad)
-    assert Notepad(Knowledge.from_dict(classic_record()))._repr_html_() in pad._repr_html_()
+    assert EngineNotepad(Knowledge.from_dict(classic_record()))._repr_html_() in pad._repr_html_()
 
 
 # -- Deduction stepper ------------------------------------------------------------------------
@@ -434,7 +434,7 @@ def test_static_views_do_not_import_ipywidgets():
     code = ("import sys, json; from cluedo_lab.views import widgets as w; "
             "from cluedo_lab.knowledge.engine import Knowledge; "
             f"k = Knowledge.from_dict(json.loads({json.dumps(json.dumps(SMALL))})); "
-            "[v._repr_html_() + repr(v) for v in (w.Notepad(k), "
+            "[v._repr_html_() + repr(v) for v in (w.EngineNotepad(k), "
             "w.DeductionStepper.from_knowledge(k).go(3), w.SuggestionAdvisor(k, 'Hall'), "
             "w.BoardExplorer('classic-24x25'))]; "
             "print('ipywidgets' in sys.modules)")
@@ -459,7 +459,7 @@ def test_a_live_view_carries_its_static_drawing(ann):
     the drawing before it is run; refresh_outputs.py keeps only that part."""
     from cluedo_lab.views.learner import LearnerNotepad
 
-    views = [Notepad(ann), DeductionStepper.from_knowledge(ann), SuggestionAdvisor(ann),
+    views = [EngineNotepad(ann), DeductionStepper.from_knowledge(ann), SuggestionAdvisor(ann),
              LearnerNotepad(ann), BoardExplorer("classic-24x25")]
     for view in views:
         bundle = view.widget()._repr_mimebundle_()
