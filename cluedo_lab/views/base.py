@@ -3,15 +3,20 @@
 A view holds one engine object and asks it for everything it shows; :meth:`InteractiveView.widget`
 builds the ipywidgets version once (ipywidgets is imported only then), and the static HTML of a
 view is made of the parts below, so a view reads the same on GitHub as in a live notebook.
+
+A live view names the parts a learner works or reads (its buttons, menus, boxes and ticks, and
+the texts that show the answer), and :meth:`InteractiveView.part` hands one out by name: a
+teacher's cell, or a test, presses, chooses and reads exactly what a learner's clicks do.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from html import escape
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..records import ENVELOPE
@@ -164,9 +169,29 @@ def _live_vbox() -> type:
 
 
 class InteractiveView:
-    """Shared plumbing of the views: a lazily built, cached widget tree."""
+    """Shared plumbing of the views: a lazily built, cached widget tree whose parts have names.
+
+    A view's ``_build`` puts the parts a learner works or reads in ``_parts`` by name;
+    :meth:`part` is the one way to reach them from outside the view.
+    """
 
     _ui: Any = None
+    _parts: Mapping[str, Any] = MappingProxyType({})
+
+    def part(self, name: str) -> Any:
+        """The live view's part called ``name`` (the view is built if it was not): press a
+        button, choose in a menu, tick a box or read what a text shows, as a learner would::
+
+            stepper.part("forward").click()
+            explorer.part("where").value = "kitchen"
+            "Step 1 of" in stepper.part("text").value
+
+        An unknown name raises KeyError listing the view's parts."""
+        self.widget()
+        if name not in self._parts:
+            raise KeyError(f"{type(self).__name__} has no part {name!r}; its parts: "
+                           + ", ".join(self._parts))
+        return self._parts[name]
 
     def widget(self) -> ipywidgets.Widget:
         """The live view (built on first call, then the same object: displaying it twice shows

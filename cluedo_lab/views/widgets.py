@@ -160,6 +160,7 @@ class EngineNotepad(InteractiveView):
         key.add_class("cluedo-legend")
         box = live_box(self, [self._caption_widget, table, key, self._explanation])
         box.add_class("cluedo-notepad")
+        self._parts = {"caption": self._caption_widget, "explanation": self._explanation}
         return box
 
     def _look(self, card: str, place: str) -> dict[str, Any]:
@@ -376,6 +377,9 @@ class DeductionStepper(InteractiveView):
                                       self._step_box]), self._text,
                               w.HBox([self._grid, self._events])])
         box.add_class("cluedo-stepper")
+        self._parts = {"previous": self._previous, "back": self._back, "forward": self._forward,
+                       "next": self._next, "step": self._step_box, "text": self._text,
+                       "grid": self._grid, "events": self._events}
         return box
 
     def _refresh(self) -> None:
@@ -752,6 +756,9 @@ class BoardExplorer(InteractiveView):
         box = live_box(self, [w.HBox([board, controls],
                                      layout=w.Layout(flex_flow="row wrap", grid_gap="1em"))])
         box.add_class("cluedo-board-explorer")
+        self._parts = {"where": self._where, "target": self._target,
+                       "show_route": self._show_route, "show_passages": self._show_passages,
+                       "drawing": self._drawing, "table": self._table}
         return box
 
     def _refresh(self) -> None:
@@ -884,6 +891,8 @@ class SuggestionAdvisor(InteractiveView):
             names="value")
         box = live_box(self, [self._room, self._ranking, self._question, self._answers])
         box.add_class("cluedo-advisor")
+        self._parts = {"room": self._room, "ranking": self._ranking,
+                       "question": self._question, "answers": self._answers}
         return box
 
     def _refresh(self) -> None:

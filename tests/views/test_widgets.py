@@ -76,22 +76,22 @@ def test_notepad_cells_are_the_engine_probabilities(ann):
                 assert button.description == f"{float(p):.1%}"
             assert button.tooltip.endswith(f": {numbers.exact(p)}")
     assert pad.cell_button("White", "Cy").description == "✓"
-    assert "4,431 consistent deals" in pad._caption_widget.value
+    assert "4,431 consistent deals" in pad.part("caption").value
 
 
 def test_clicking_a_cell_shows_its_explanation(ann):
     pad = EngineNotepad(ann)
     pad.widget()
-    assert "Click a cell" in pad._explanation.value
+    assert "Click a cell" in pad.part("explanation").value
     pad.cell_button("White", "Cy").click()
     assert pad.selected == ("white", "Cy")
-    assert pad._explanation.value == ("<pre style='white-space:pre-wrap'>"
+    assert pad.part("explanation").value == ("<pre style='white-space:pre-wrap'>"
                                       f"{escape(str(ann.explain('White', 'Cy')))}</pre>")
     assert "cluedo-selected" in pad.cell_button("White", "Cy")._dom_classes
     pad.cell_button("Scarlett", "Cy").click()  # not certain: the exact chance instead
     assert "cluedo-selected" not in pad.cell_button("White", "Cy")._dom_classes
-    assert str(ann.probability("Scarlett", "Cy")) in pad._explanation.value
-    assert "Not certain" in pad._explanation.value
+    assert str(ann.probability("Scarlett", "Cy")) in pad.part("explanation").value
+    assert "Not certain" in pad.part("explanation").value
 
 
 def test_adding_an_event_updates_every_cell(ann):
@@ -140,7 +140,7 @@ def test_next_inference_skips_only_observed_steps(ann):
     visited = []
     while stepper.position < len(steps):
         before = stepper.position
-        stepper._next.click()
+        stepper.part("next").click()
         skipped = steps[before:stepper.position - 1]
         # Only bookkeeping and the argument just shown, applied to another card, are skipped.
         assert all(s.rule in BOOKKEEPING or repeats(s) for s in skipped)
@@ -156,7 +156,7 @@ def test_next_inference_skips_only_observed_steps(ann):
     assert not any(same_argument(steps[a - 1], steps[b - 1])
                    for a, b in zip(visited, visited[1:], strict=False))
     end = stepper.position
-    stepper._previous.click()
+    stepper.part("previous").click()
     assert stepper.position == max(n for n in visited if n < end)
     assert stepper.step.rule not in BOOKKEEPING
 
@@ -176,17 +176,17 @@ def test_stepping_forward_shows_step_one(ann):
     deduction = ann.deduction()
     stepper = DeductionStepper(deduction)
     stepper.widget()
-    assert stepper._back.disabled and not stepper._forward.disabled
-    assert "Step 0 of 47" in stepper._text.value
-    stepper._forward.click()
+    assert stepper.part("back").disabled and not stepper.part("forward").disabled
+    assert "Step 0 of 47" in stepper.part("text").value
+    stepper.part("forward").click()
     first = deduction.steps[0]
-    assert stepper.position == 1 and stepper._step_box.value == 1
-    assert escape(first.text) in stepper._text.value
-    assert f"[{first.rule_name}]" in stepper._text.value
-    assert stepper._grid.value.count("cluedo-concluded") == 1
-    assert "cluedo-event-used" in stepper._events.value  # the set-up: Ann's hand
-    stepper._back.click()
-    assert stepper.position == 0 and "Step 0" in stepper._text.value
+    assert stepper.position == 1 and stepper.part("step").value == 1
+    assert escape(first.text) in stepper.part("text").value
+    assert f"[{first.rule_name}]" in stepper.part("text").value
+    assert stepper.part("grid").value.count("cluedo-concluded") == 1
+    assert "cluedo-event-used" in stepper.part("events").value  # the set-up: Ann's hand
+    stepper.part("back").click()
+    assert stepper.position == 0 and "Step 0" in stepper.part("text").value
 
 
 def test_stepper_highlights_premises_and_events(ann):
@@ -194,10 +194,11 @@ def test_stepper_highlights_premises_and_events(ann):
     stepper = DeductionStepper(deduction)
     stepper.widget()
     shown = next(s for s in deduction.steps if s.rule == "showed-one")
-    stepper._step_box.value = shown.number  # the step box jumps, like the buttons
+    stepper.part("step").value = shown.number  # the step box jumps, like the buttons
     assert stepper.step is shown and stepper.position == shown.number
-    assert stepper._grid.value.count("cluedo-premise") == len(shown.premises) > 0
-    used = [line for line in stepper._events.value.split("<li") if "cluedo-event-used" in line]
+    assert stepper.part("grid").value.count("cluedo-premise") == len(shown.premises) > 0
+    used = [line for line in stepper.part("events").value.split("<li")
+            if "cluedo-event-used" in line]
     assert len(used) == len(shown.events) == 1
     assert escape(deduction.record.events[shown.events[0] - 1].describe()) in used[0]
     assert str(stepper) == stepper.text()
@@ -208,8 +209,8 @@ def test_stepper_end_shows_everything_the_rules_found(ann):
     stepper = DeductionStepper(deduction)
     stepper.widget()
     stepper.go(len(deduction.steps))
-    assert stepper._forward.disabled
-    stepper._forward.click()  # a disabled button's handler does nothing harmful
+    assert stepper.part("forward").disabled
+    stepper.part("forward").click()  # a disabled button's handler does nothing harmful
     assert stepper.position == len(deduction.steps)
     assert stepper.facts() == {key: s.fact.holds for key, s in deduction.cells.items()}
     # every rule-found fact is a known cell of the exact count
@@ -235,18 +236,18 @@ def test_picking_peacocks_start_shows_reach_chances():
     dice = Dice.for_edition(CLASSIC)
     explorer = BoardExplorer.for_edition(CLASSIC)
     explorer.widget()
-    explorer._where.value = "peacock"
+    explorer.part("where").value = "peacock"
     expected = reach_chance(board, "peacock", dice)
     assert {room: chance for room, _, chance in explorer.table()} == expected
     assert dict((r, m) for r, m, _ in explorer.table()) == room_distances(board, "peacock")
-    assert "Mrs. Peacock&#x27;s start square (6, 23)" in explorer._table.value
+    assert "Mrs. Peacock&#x27;s start square (6, 23)" in explorer.part("table").value
     moves = room_distances(board, "peacock")
     for room, chance in expected.items():
         assert (f"<td>{board.room_name(room)}</td><td style='text-align:right'>{moves[room]}"
                 f"</td><td style='text-align:right' title='exactly {chance}'>"
-                f"{numbers.chance(chance)}</td>") in explorer._table.value
+                f"{numbers.chance(chance)}</td>") in explorer.part("table").value
     # the drawing shades the rooms and prints the same chances
-    svg = ET.fromstring(explorer._drawing.value)
+    svg = ET.fromstring(explorer.part("drawing").value)
     labels = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
     assert {numbers.chance(expected[r]) for r in ("conservatory", "ballroom", "billiard-room")
             } <= set(labels)
@@ -259,22 +260,24 @@ def test_clicking_a_square_or_a_room():
     explorer = BoardExplorer.for_edition(CLASSIC)
     explorer.widget()
     board = explorer.board
-    assert len(explorer._squares) == board.rows * board.cols
+    buttons = {id(explorer.square_button((row, col)))
+               for row in range(board.rows) for col in range(board.cols)}
+    assert len(buttons) == board.rows * board.cols      # a button of its own on every square
     explorer.square_button((7, 17)).click()
-    assert explorer.position == (7, 17) and explorer._where.value is None
+    assert explorer.position == (7, 17) and explorer.part("where").value is None
     assert {r: c for r, _, c in explorer.table()} == reach_chance(
         board, (7, 17), Dice.for_edition(CLASSIC))
-    assert "From square (7, 17)" in explorer._table.value
+    assert "From square (7, 17)" in explorer.part("table").value
     explorer.square_button((0, 0)).click()  # off the board: a message, the position is kept
     assert explorer.position == (7, 17)
-    assert "Pick a corridor square or a room" in explorer._table.value
+    assert "Pick a corridor square or a room" in explorer.part("table").value
     kitchen = sorted(board.room_squares["kitchen"])[0]
     explorer.square_button(kitchen).click()  # any square of a room picks the room
-    assert explorer.position == "kitchen" and explorer._where.value == "kitchen"
-    assert "From the Kitchen" in explorer._table.value
+    assert explorer.position == "kitchen" and explorer.part("where").value == "kitchen"
+    assert "From the Kitchen" in explorer.part("table").value
     start = board.starts["peacock"]
     explorer.square_button(start).click()   # a start square is that suspect's start
-    assert explorer.position == "peacock" and explorer._where.value == "peacock"
+    assert explorer.position == "peacock" and explorer.part("where").value == "peacock"
     assert explorer.square_button(start).tooltip == f"{start[0]}, {start[1]}"
     assert explorer.square_button(kitchen).tooltip.endswith(": Kitchen")
     explorer.pick_text("7, 17")
@@ -296,7 +299,7 @@ def test_the_board_has_its_coordinates_and_the_clickable_squares_lie_over_them()
     left, top = origin(explorer.CELL, coordinates=True)
     grid = explorer.square_button((0, 0))
     layout = next(w for w in explorer.widget().children[0].children[0].children
-                  if "cluedo-board-squares" in w._dom_classes).layout
+                  if grid in getattr(w, "children", ())).layout
     assert layout.padding == f"{top:g}px 0 0 {left:g}px"
     assert grid.layout.width == f"{explorer.CELL}px"
     first = next(r for r in svg.iter(f"{ns}rect") if r.get("stroke") is not None)
@@ -319,7 +322,7 @@ def test_a_secret_passage_is_counted_as_the_rule_book_says(edition, room, far, h
     assert explorer.table()[0][0] == far and rows[far][1] == 1
     assert rows[far][0] == room_distances(explorer.board, room)[far]  # moves by dice, kept
     assert how in explorer.how(far)
-    html = explorer._table_html()
+    html = explorer.part("table").value
     assert (f"<td>{explorer.board.room_name(far)}</td><td style='text-align:right'>passage"
             f"</td><td style='text-align:right' title='exactly 1'>100.0%</td>") in html
     assert "'>100.0%</td>" in html.split(explorer.board.room_name(far))[1].split("</tr>")[0]
@@ -346,24 +349,24 @@ def test_shortest_route_is_a_legal_walk_of_shortest_length(start, room):
 def test_route_and_passage_toggles():
     explorer = BoardExplorer.for_edition(CLASSIC, position="peacock")
     explorer.widget()
-    assert "cluedo-route" not in explorer._drawing.value
-    explorer._target.value = "billiard-room"
-    explorer._show_route.value = True
-    assert explorer._drawing.value.count('class="cluedo-route"') == 1
-    assert "Shortest route to the Billiard Room: 10 moves." in explorer._table.value
-    explorer._show_passages.value = True
-    assert explorer._drawing.value.count('class="cluedo-passage"') == len(
+    assert "cluedo-route" not in explorer.part("drawing").value
+    explorer.part("target").value = "billiard-room"
+    explorer.part("show_route").value = True
+    assert explorer.part("drawing").value.count('class="cluedo-route"') == 1
+    assert "Shortest route to the Billiard Room: 10 moves." in explorer.part("table").value
+    explorer.part("show_passages").value = True
+    assert explorer.part("drawing").value.count('class="cluedo-passage"') == len(
         explorer.board.passages)
-    explorer._where.value = "kitchen"
+    explorer.part("where").value = "kitchen"
     assert ("Kitchen &lt;-&gt; Study (from here: by the secret passage, instead of rolling: "
-            "no roll needed)") in explorer._table.value
-    explorer._show_route.value = False
-    explorer._show_passages.value = False
-    assert "cluedo-route" not in explorer._drawing.value
-    assert "cluedo-passage" not in explorer._drawing.value
-    assert 'class="passage"' not in explorer._drawing.value  # unticked: not drawn at all
-    explorer._show_passages.value = True
-    assert explorer._drawing.value.count('class="passage"') == len(explorer.board.passages)
+            "no roll needed)") in explorer.part("table").value
+    explorer.part("show_route").value = False
+    explorer.part("show_passages").value = False
+    assert "cluedo-route" not in explorer.part("drawing").value
+    assert "cluedo-passage" not in explorer.part("drawing").value
+    assert 'class="passage"' not in explorer.part("drawing").value  # unticked: not drawn at all
+    explorer.part("show_passages").value = True
+    assert explorer.part("drawing").value.count('class="passage"') == len(explorer.board.passages)
     ET.fromstring(explorer.svg())
 
 
@@ -402,13 +405,13 @@ def test_advisor_ranks_as_the_engine():
     engine = rank_questions(ann, fixed=["ballroom"])
     assert [(o.named, o.gain) for o in advisor.best()] == [(o.named, o.gain)
                                                            for o in engine[:5]]
-    assert "36 questions naming the Ballroom" in advisor._ranking.value
+    assert "36 questions naming the Ballroom" in advisor.part("ranking").value
     names = {c.id: c.name for c in CLASSIC.cards}
-    assert escape(outcome_table(engine[0], names)) in advisor._answers.value
-    advisor._question.value = 3
+    assert escape(outcome_table(engine[0], names)) in advisor.part("answers").value
+    advisor.part("question").value = 3
     assert advisor.chosen == 3
-    assert escape(outcome_table(engine[3], names)) in advisor._answers.value
-    assert "cluedo-advisor-chosen" in advisor._ranking.value
+    assert escape(outcome_table(engine[3], names)) in advisor.part("answers").value
+    assert "cluedo-advisor-chosen" in advisor.part("ranking").value
 
 
 def test_advisor_room_dropdown():
@@ -417,13 +420,13 @@ def test_advisor_room_dropdown():
     advisor.widget()
     assert [(o.named, o.gain) for o in advisor.best()] == [
         (o.named, o.gain) for o in rank_questions(small)]
-    advisor._room.value = "study"
+    advisor.part("room").value = "study"
     assert advisor.room == "study" and advisor.chosen == 0
     assert all("study" in o.named for o in advisor.best())
     assert [(o.named, o.gain) for o in advisor.best()] == [
         (o.named, o.gain) for o in rank_questions(small, fixed=["Study"])]
-    assert len(advisor._question.options) == len(advisor.best()) == 9
-    advisor._room.value = None
+    assert len(advisor.part("question").options) == len(advisor.best()) == 9
+    advisor.part("room").value = None
     assert len(advisor.best()) == 27
     assert repr(advisor).startswith("Best questions for Ann (27 questions of every kind)")
 
