@@ -111,6 +111,7 @@ class Classroom(InteractiveView):
         self._tabs.observe(lambda _c: self._refresh(), names="selected_index")
         box = live_box(self, [w.HTML(TAB_STYLE), self._tabs])
         box.add_class("cluedo-classroom")
+        self._parts = {"tabs": self._tabs, "note": self._note, "board": self._board}
         return box
 
     def _refresh(self) -> None:

@@ -362,6 +362,15 @@ class Table(InteractiveView):
             parts = [top, w.HBox([board, right], layout=row)]
         box = w.VBox([*parts, self._review_button, self._review_box])
         box.add_class("cluedo-table")
+        named: dict[str, Any] = {
+            "status": self._status, "facts": self._facts, "controls": self._controls,
+            "confirm": self._confirm, "question": self._question, "yes": self._yes,
+            "no": self._no, "message": self._message, "log": self._log, "notes": self._switch,
+            "notepad": self._notes_box, "review": self._review_button,
+            "review_box": self._review_box}
+        if self._board is not None:
+            named |= {"board": self._board, "targets": self._target_layer}
+        self._parts = named
         return box
 
     def _board_widget(self) -> ipywidgets.Widget:
@@ -627,6 +636,9 @@ class TableChooser(InteractiveView):
                               self._start], layout=w.Layout(flex_flow="row wrap")),
                       self._note, self._table_box])
         box.add_class("cluedo-chooser")
+        self._parts = {"edition": self._edition, "players": self._players_box,
+                       "seed": self._seed, "bots": self._bots, "start": self._start,
+                       "note": self._note}
         return box
 
     def _press_new(self) -> None:

@@ -53,8 +53,8 @@ def click_randomly(table: Table, rng: random.Random, accuse: float = 0.05) -> bo
         table.dropdown(control.label, field.name).value = rng.choice(field.options)[1]
     table.button(control.label).click()
     if control.kind == "accuse":  # an accusation asks first
-        assert table.pending is not None and table._confirm.layout.display == "flex"
-        table._yes.click()
+        assert table.pending is not None and table.part("confirm").layout.display == "flex"
+        table.part("yes").click()
     return table.message == ""
 
 
@@ -177,14 +177,14 @@ def test_board_game_roll_move_end_and_bots_move_their_pieces():
     table = Table("cluedo-classic-1949", 3, seed=5)
     game = table.game
     table.widget()
-    drawing = table._board.value
+    drawing = table.part("board").value
     table.button("Roll the dice").click()
     assert game.history[-1] == Action.make("roll", 0)
     assert re.fullmatch(r"P1 rolls \d \+ \d = \d+", table.log()[-1])
     move = next(c for c in table.controls() if c.kind == "move")
     squares = [a["to"] for a in game.legal_actions()
                if a.kind == "move" and not isinstance(a["to"], str)]
-    assert ('class="reachable"' in table._board.value) == bool(table.session.board_moves())
+    assert ('class="reachable"' in table.part("board").value) == bool(table.session.board_moves())
     assert set(squares) <= set(table.session.board_moves())  # where you may go
     if move.fields:
         target = move.fields[0].options[-1][1]
@@ -195,7 +195,7 @@ def test_board_game_roll_move_end_and_bots_move_their_pieces():
         table.button(move.label).click()
     assert game.history[-1] == Action.make("move", 0, to=target)
     assert game.piece(0) == target
-    assert table._board.value != drawing
+    assert table.part("board").value != drawing
     pieces = {s: game.piece(s) for s in (1, 2)}
     if "End the turn" not in [c.label for c in table.controls()]:
         pytest.fail(f"no end after moving: {[c.label for c in table.controls()]}")
@@ -233,7 +233,7 @@ def test_a_whole_game_by_clicks(edition_id):
     assert table.controls() == []
     assert table.whose_move().startswith("Game over")
     assert table.log()[-1] == game.log[-1]  # the engine's last line: winner and envelope
-    assert [c.label for c, _, _ in table._rows] == []
+    assert table.part("controls").children == ()           # no button left on the page
 
 
 def test_the_end_screen_offers_a_review_of_the_game_from_your_seat():
@@ -241,14 +241,14 @@ def test_the_end_screen_offers_a_review_of_the_game_from_your_seat():
     table.widget()
     with pytest.raises(IllegalAction):
         table.review()                     # no review while the game goes on
-    assert table._review_button.layout.display == "none"
+    assert table.part("review").layout.display == "none"
     rng = random.Random(4)
     while not table.game.is_over:
         click_randomly(table, rng, accuse=0.2)
-    assert table._review_button.layout.display == "flex"
+    assert table.part("review").layout.display == "flex"
     review = table.review()
     assert review.review.seat == table.me
-    assert table._review_box.children and table._review_button.layout.display == "none"
+    assert table.part("review_box").children and table.part("review").layout.display == "none"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,12 +273,12 @@ def test_2018_the_same_card_twice_is_refused_with_the_engines_reason():
     assert message == f"Choose again: {reason}."
     assert reason == "a question names 2 different cards"  # the rule, said as what is allowed
     assert "cluedo-table-message" in table._message._dom_classes
-    assert escape(reason) in table._message.value
+    assert escape(reason) in table.part("message").value
     # The learner's picks survive the refusal, and the next legal click clears the message.
     assert table.dropdown("Ask about", "card 1").value == "plum"
     table.dropdown("Ask about", "card 2").value = "rope"
     table.button("Ask about").click()
-    assert table.message == "" and table._message.value == ""
+    assert table.message == "" and table.part("message").value == ""
     assert table.game.history[0] == Action.make("ask", 0, items=["plum", "rope"])
 
 
@@ -397,8 +397,8 @@ def test_static_rendering_says_whose_move_hand_actions_and_log():
 def test_the_chooser_starts_a_new_game_of_the_chosen_edition():
     chooser = TableChooser("cluedo-card-game-2018", players=3)
     ui = chooser.widget()
-    chooser._edition.value = "clue-classic-2023-two-player"
-    chooser._seed.value = 9
+    chooser.part("edition").value = "clue-classic-2023-two-player"
+    chooser.part("seed").value = 9
     start = next(b for b in ui.children[0].children if getattr(b, "description", "") ==
                  "New game")
     start.click()
@@ -416,12 +416,13 @@ def test_new_game_always_answers_and_closes_the_old_table():
     chooser.start_button().click()                 # the same settings: the same deal, said so
     assert chooser.table is not first and chooser.games == 2
     assert chooser.table.game.deal.hands == first.game.deal.hands
-    assert "Game 2 started" in chooser._note.value and "same settings" in chooser._note.value
+    note = chooser.part("note")
+    assert "Game 2 started" in note.value and "same settings" in note.value
     assert old.comm is None                         # closed: the page forgets its models
     assert not chooser.start_button().disabled
-    chooser._seed.value = 4
+    chooser.part("seed").value = 4
     chooser.start_button().click()
-    assert "Game 3 started" in chooser._note.value and "same settings" not in chooser._note.value
+    assert "Game 3 started" in note.value and "same settings" not in note.value
     assert chooser.table.game.seed == 4 and chooser.table.notes == "learner"
 
 
@@ -430,6 +431,15 @@ def test_new_game_always_answers_and_closes_the_old_table():
 # server reads that queue for the page; busy (a class, a loaded machine), it may read nothing
 # while a New game is sent, so a New game has to fit in the queue.
 IOPUB_QUEUE = 1000
+
+
+def shared_looks(widget) -> list:
+    """The layouts and styles a notepad's cells share, found in its widget tree as
+    :func:`~cluedo_lab.views.table.close_tree` finds them."""
+    found = list(getattr(widget, "shared_models", list)())
+    for child in getattr(widget, "children", ()):
+        found += shared_looks(child)
+    return found
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -450,9 +460,9 @@ def test_a_new_game_fits_in_the_kernels_iopub_queue(monkeypatch, edition):
     classroom = Classroom(edition, players=6)        # kept to the edition's most players
     classroom.widget()
     old = classroom.table
-    looks = old.learner_notepad._looks.models()
+    looks = shared_looks(old.learner_notepad.widget())
     sent.clear()
-    classroom.chooser._seed.value = 1
+    classroom.chooser.part("seed").value = 1
     classroom.chooser.start_button().click()
     assert classroom.table is not old and classroom.chooser.start_button().description == \
         "New game"
@@ -464,26 +474,26 @@ def test_a_new_game_fits_in_the_kernels_iopub_queue(monkeypatch, edition):
 def test_the_classroom_board_follows_the_game_and_card_games_have_none():
     classroom = Classroom("cluedo-card-game-2018", players=3)
     ui = classroom.widget()
-    classroom._tabs.selected_index = 1                  # the board tab: built when opened
-    assert classroom.explorer is None and classroom._board.children == ()
-    assert "is a card game: it has no board" in classroom._note.value
+    classroom.part("tabs").selected_index = 1                  # the board tab: built when opened
+    assert classroom.explorer is None and classroom.part("board").children == ()
+    assert "is a card game: it has no board" in classroom.part("note").value
     for edition, board in (("cluedo-classic-1949", "classic-24x25"),
                            ("clue-mansion-2014", "mansion-2014"),
                            ("clue-classic-2023", "classic-24x25")):
         chooser = classroom.chooser
-        chooser._edition.value = edition
+        chooser.part("edition").value = edition
         chooser.start_button().click()
         explorer = classroom.explorer
         assert explorer.board.id == board == classroom.table.game.board.id
         assert explorer.roll == classroom.edition.turns.roll
-        assert classroom._board.children == (explorer.widget(),)
-    classroom._tabs.selected_index = 0
+        assert classroom.part("board").children == (explorer.widget(),)
+    classroom.part("tabs").selected_index = 0
     classroom.new("clue-classic-2023-two-player", 2)
     assert classroom.explorer._ui is None                # not built while its tab is closed
-    classroom._tabs.selected_index = 1
-    assert classroom._board.children == (classroom.explorer.widget(),)
+    classroom.part("tabs").selected_index = 1
+    assert classroom.part("board").children == (classroom.explorer.widget(),)
     classroom.new("cluedo-the-card-game-2002", 3)
-    assert classroom._board.children == () and "no board" in classroom._note.value
+    assert classroom.part("board").children == () and "no board" in classroom.part("note").value
     assert ui is classroom.widget() and "no board" in repr(classroom)
 
 
@@ -511,7 +521,7 @@ def test_the_table_opens_with_the_learners_own_notepad_and_switches_to_the_engin
     table = Table("cluedo-card-game-2018", 3, seed=1)
     ui = table.widget()
     assert table.notes == "learner" and table.notepad is table.learner_notepad
-    box = table._notes_box
+    box = table.part("notepad")
     assert box.children == (table.learner_notepad.widget(),)
     # The learner marks a card of their own hand; Check counts it right without the engine's
     # cells ever being shown.
@@ -519,9 +529,9 @@ def test_the_table_opens_with_the_learners_own_notepad_and_switches_to_the_engin
     table.learner_notepad.cell_button(mine.id, "P1").click()
     assert table.learner_notepad.notes.marks == {(mine.id, "P1"): "holds"}
     assert table.learner_notepad.check().startswith("1 mark right")
-    table._switch.value = "engine"
+    table.part("notes").value = "engine"
     assert table.notes == "engine" and box.children == (table.engine_notepad.widget(),)
-    table._switch.value = "learner"
+    table.part("notes").value = "learner"
     assert box.children == (table.learner_notepad.widget(),)
     # The marks stay as the game goes on, and are checked against the longer record.
     table.play("ask", items=["plum", "rope"])
@@ -544,13 +554,13 @@ def test_accusing_asks_first_and_warns_about_a_card_you_hold():
     saved = game.to_json()
     table.button("Accuse").click()
     assert game.to_json() == saved and table.pending is not None   # nothing done yet
-    assert table._confirm.layout.display == "flex"
+    assert table.part("confirm").layout.display == "flex"
     question = table.confirmation()
     assert question.startswith("Accuse ") and weapon.name in question.splitlines()[0]
     assert f"Careful! You hold {weapon.name}: it is not in the envelope." in question
-    assert escape(weapon.name) in table._question.value
-    table._no.click()                                                  # think again
-    assert table.pending is None and table._confirm.layout.display == "none"
+    assert escape(weapon.name) in table.part("question").value
+    table.part("no").click()                                                  # think again
+    assert table.pending is None and table.part("confirm").layout.display == "none"
     assert game.to_json() == saved
     # The solution: no warning, and Yes makes the accusation.
     envelope = {c.category: c.id for c in game.deal.envelope}
@@ -559,7 +569,7 @@ def test_accusing_asks_first_and_warns_about_a_card_you_hold():
         table.dropdown("Accuse", label).value = value
     table.button("Accuse").click()
     assert "Careful" not in table.confirmation()
-    table._yes.click()
+    table.part("yes").click()
     assert game.is_over and game.winner == 0
     assert table.whose_move() == "Game over: you won!"
     ending = table.ending()
@@ -567,7 +577,7 @@ def test_accusing_asks_first_and_warns_about_a_card_you_hold():
     names = ", ".join(c.name for c in game.deal.envelope)
     assert ending[-1] == f"The solution: {names}."
     assert f"You accused {names}, and were right: the crime is solved." in ending
-    assert "cluedo-table-ending" in table._status.value
+    assert "cluedo-table-ending" in table.part("status").value
 
 
 def test_a_lost_simultaneous_accusation_is_explained():
@@ -629,7 +639,7 @@ def test_choosing_an_edition_does_not_rewrite_the_players_a_learner_typed():
     number within the edition's range and the box then shows what was dealt."""
     chooser = TableChooser("cluedo-card-game-2018", players=3)
     chooser.widget()
-    boxes = (chooser._players_box, chooser._seed)
+    boxes = (chooser.part("players"), chooser.part("seed"))
     assert all(box.continuous_update for box in boxes)   # every keystroke reaches the kernel
     sent: list[set[str]] = []
     for box in boxes:
@@ -637,38 +647,39 @@ def test_choosing_an_edition_does_not_rewrite_the_players_a_learner_typed():
         box.send_state = (lambda key=None, original=original:
                           (sent.append(set(key or ())), original(key))[1])
     for edition in ("cluedo-classic-1949", "clue-mansion-2014", "clue-classic-2023-two-player"):
-        chooser._edition.value = edition
+        chooser.part("edition").value = edition
     assert sent == []
-    chooser._players_box.value = 6                     # 6 players for the two-player game
+    chooser.part("players").value = 6                     # 6 players for the two-player game
     chooser.start_button().click()
-    assert len(chooser.table.game.names) == 2 and chooser._players_box.value == 2
-    assert "2 players" in chooser._note.value
-    chooser._edition.value = "cluedo-classic-1949"
-    chooser._players_box.value = 5
+    assert len(chooser.table.game.names) == 2 and chooser.part("players").value == 2
+    assert "2 players" in chooser.part("note").value
+    chooser.part("edition").value = "cluedo-classic-1949"
+    chooser.part("players").value = 5
     chooser.start_button().click()
-    assert len(chooser.table.game.names) == 5 and chooser._players_box.value == 5
+    assert len(chooser.table.game.names) == 5 and chooser.part("players").value == 5
     chooser.new("cluedo-card-game-2018", 4, seed=2)          # from code: the controls follow
-    assert (chooser._edition.value, chooser._players_box.value, chooser._seed.value) == (
-        "cluedo-card-game-2018", 4, 2)
+    assert [chooser.part(name).value for name in ("edition", "players", "seed")] == [
+        "cluedo-card-game-2018", 4, 2]
 
 
 def test_a_click_on_the_board_moves_the_piece_as_the_drop_down_would():
     table = Table("cluedo-classic-1949", 3, seed=5)
     game = table.game
     table.widget()
-    assert table._targets == {}  # nothing to click before the roll
+    assert table.part("targets").children == ()  # nothing to click before the roll
     assert not table.click_board((0, 0)) and "cannot go to row 0, column 0" in table.message
     table.button("Roll the dice").click()
     moves = table.session.board_moves()
     assert moves and all(a.kind in ("move", "passage") for a in moves.values())
-    assert set(table._targets) == set(moves)
+    assert len(table.part("targets").children) == len(moves)   # a button on each place, no more
+    assert {table.board_button(t) for t in moves} == set(table.part("targets").children)
     # Every square the move drop-down offers is a place to click, worded row then column.
     move = next(c for c in table.controls() if c.kind == "move")
     for text, value in (move.fields[0].options if move.fields else ()):
         assert value in moves
         if isinstance(value, tuple):
             assert text == f"row {value[0]}, column {value[1]}"
-    svg = table._board.value
+    svg = table.part("board").value
     assert svg.count('fill="#1e88e5"') >= len([t for t in moves if not isinstance(t, str)])
     history = len(game.history)
     target = next(t for t in moves if not isinstance(t, str))
