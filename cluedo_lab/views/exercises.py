@@ -172,6 +172,8 @@ class ExerciseWidget(InteractiveView):
         box = live_box(self, [*top, answer, w.HBox(buttons), self._message, self._saved,
                               self._attempts])
         box.add_class("cluedo-exercise")
+        self._parts = {"answer": self._input, "message": self._message, "saved": self._saved,
+                       "attempts": self._attempts}
         return box
 
     def _response(self) -> Any:

@@ -182,6 +182,7 @@ class RecordChart(InteractiveView):
         self._slider.observe(lambda change: self.show(int(change["new"])), names="value")
         self._picture = ipywidgets.HTML()
         self._words = ipywidgets.HTML()
+        self._parts = {"event": self._slider, "picture": self._picture, "words": self._words}
         return live_box(self, [self._slider, self._picture, self._words])
 
     def _refresh(self) -> None:

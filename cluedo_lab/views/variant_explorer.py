@@ -214,6 +214,7 @@ class VariantExplorer(InteractiveView):
         box = live_box(self, [w.HBox([w.VBox(list(controls.values())[:6]),
                                       w.VBox(list(controls.values())[6:])]), self._out])
         box.add_class("cluedo-variant-explorer")
+        self._parts = {**controls, "view": self._out}
         return box
 
     def _changed(self, name: str, value: Any) -> None:

@@ -161,12 +161,12 @@ def test_widget_drives_every_form():
     assert order.answer("D C B A").correct and order.solved
     count = ExerciseWidget(Exercise("How many?", "count", 3))
     box = count.widget()
-    count._input.value = "4"
+    count.part("answer").value = "4"
     box.children[2].children[0].click()
-    assert "too many" in count._message.value
-    count._input.value = "3"
+    assert "too many" in count.part("message").value
+    count.part("answer").value = "3"
     box.children[2].children[0].click()
-    assert count.solved and "Right" in count._message.value
+    assert count.solved and "Right" in count.part("message").value
 
 
 def test_a_whole_number_typed_as_a_chance_is_exact():

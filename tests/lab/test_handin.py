@@ -111,7 +111,7 @@ def test_outcomes_follow_what_the_learner_did():
 
 def test_a_log_round_trips_and_an_edit_is_caught():
     w = exercise(COUNT, ("answer", "21"), ("hint",), ("answer", "18"))
-    text = w._attempts.value
+    text = w.part("attempts").value
     log = AttemptLog.from_json(text)
     assert [(e.kind, e.answer, e.right) for e in log.events] == [
         ("answer", "21", False), ("hint", "", False), ("answer", "18", True)]
@@ -137,7 +137,7 @@ def test_a_log_keeps_its_size_whatever_the_clicks():
 def test_the_widget_saves_no_answer_before_the_learner_acts():
     w = exercise(COUNT)
     assert w.saved_note() == ""
-    assert json.loads(w._attempts.value)["events"] == []
+    assert json.loads(w.part("attempts").value)["events"] == []
     w.answer("18")
     assert w.saved_note().startswith("Saved with this notebook: 1 answer (0 wrong)")
 

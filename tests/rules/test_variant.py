@@ -511,9 +511,9 @@ def test_the_explorer_shows_the_kits_figures_and_keeps_the_last_working_variant(
     explorer.set_category_size("suspect", 7)           # an added suspect gets a colour
     assert len(explorer.variant.edition.category("suspect").cards) == 7
     ui = explorer.widget()
-    explorer._controls["wrong"].value = "leaves"       # a control calls set()
+    explorer.part("wrong").value = "leaves"            # a control calls set()
     assert explorer.variant.edition.accusation.wrong == "leaves"
-    assert "Each figure of the variant" in explorer._out.value and ui is explorer.widget()
+    assert "Each figure of the variant" in explorer.part("view").value and ui is explorer.widget()
 
 
 def test_the_every_who_can_example_in_the_docs_reads_as_it_says():

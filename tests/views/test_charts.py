@@ -79,13 +79,13 @@ def test_the_slider_says_what_the_event_was(knowledge: Knowledge) -> None:
     pytest.importorskip("ipywidgets")
     chart = RecordChart(knowledge.record)
     chart.widget()
-    chart._slider.value = 0
-    at_deal = chart._words.value
+    chart.part("event").value = 0
+    at_deal = chart.part("words").value
     assert "At the deal" in at_deal and numbers.count(110880) in at_deal
-    chart._slider.value = 2
-    assert "After event 2 of 3 (Ann asked about Miss Scarlett" in chart._words.value
-    assert 'class="current"' in chart._picture.value
-    assert chart._slider.description == "Event"
+    chart.part("event").value = 2
+    assert "After event 2 of 3 (Ann asked about Miss Scarlett" in chart.part("words").value
+    assert 'class="current"' in chart.part("picture").value
+    assert chart.part("event").description == "Event"
 
 
 def test_gain_bars_show_as_svg(knowledge: Knowledge) -> None:
