@@ -6,10 +6,10 @@ at the table, so each file writes its choice down."""
 from __future__ import annotations
 
 import pytest
+from bad_editions import assert_refused
 
 from cluedo_lab.rules.deal import deal
 from cluedo_lab.rules.edition import edition_data, edition_from_dict, load_edition
-from cluedo_lab.rules.errors import EditionError
 
 UNEVEN = ("cluedo-classic-1949", "clue-classic-2023", "cluedo-the-card-game-2002")
 
@@ -54,11 +54,6 @@ def test_the_2002_dealer_plays_first_wherever_they_sit():
 
 
 def test_a_bad_dealer_fails_naming_the_field():
-    data = edition_data("cluedo-classic-1949")
-    data["deal"]["dealer"] = "youngest"
-    with pytest.raises(EditionError, match=r"deal\.dealer.*'last-seat', 'first-seat'"):
-        edition_from_dict(data, "mine.toml")
-    fugitive = edition_data("cluedo-the-card-game-2002-one-against-all")
-    fugitive["deal"]["dealer"] = "first-seat"
-    with pytest.raises(EditionError, match=r"deal\.dealer.*fugitive deals from the last seat"):
-        edition_from_dict(fugitive, "fugitive.toml")
+    assert_refused("cluedo-classic-1949", "deal.dealer", "youngest", "'last-seat', 'first-seat'")
+    assert_refused("cluedo-the-card-game-2002-one-against-all", "deal.dealer", "first-seat",
+                   "fugitive deals from the last seat")
