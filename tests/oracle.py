@@ -315,6 +315,23 @@ def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any],
             raise ValueError(f"{event}: the observer ({observer}) cannot have seen the card")
         return tab.card(card_key)
 
+    def answered(by: str, passed: list[str], showed: Mapping[str, Any], asked: int,
+                 not_asked: str) -> None:
+        """Each of ``passed`` holds none of the ``asked`` cards, each of ``showed`` holds one
+        at least, and a shown card the observer saw is one of them (else ValueError: the card
+        ``not_asked``); each shower chose among the asked cards they held."""
+        for name in passed:
+            checks.append(holds_none(P(name), asked))
+        for name, shown in showed.items():
+            checks.append(holds_some(P(name), asked))
+            card = seen(shown, [by, name])
+            if card is not None:
+                if not tab.bit(card) & asked:
+                    raise ValueError(f"{event}: {card} {not_asked}")
+                checks.append(holds(P(name), tab.bit(card)))
+                if observer == by:
+                    choices.append(held_count(P(name), asked))
+
     if "suggest" in event:
         by = event["by"]
         named = tab.mask(event["suggest"])
@@ -328,17 +345,7 @@ def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any],
             if sorted([*passed, *showed]) != sorted(order) or \
                     passed != [p for p in order if p in passed]:
                 raise ValueError(f"{event}: each of {order} shows a card or passes, in order")
-            for name in passed:
-                checks.append(holds_none(P(name), named))
-            for name, shown in showed.items():
-                checks.append(holds_some(P(name), named))
-                card = seen(shown, [by, name])
-                if card is not None:
-                    if not tab.bit(card) & named:
-                        raise ValueError(f"{event}: {card} was not asked about")
-                    checks.append(holds(P(name), tab.bit(card)))
-                    if observer == by:           # each shower chose among the named cards held
-                        choices.append(held_count(P(name), named))
+            answered(by, passed, showed, named, "was not asked about")
             return Meaning(checks, choices)
         if "showed" in event:
             raise ValueError(f"{event}: only the first player who can shows a card")
@@ -405,17 +412,7 @@ def meaning(record: Mapping[str, Any], tab: Table, event: Mapping[str, Any],
         opponents = [p for p in present if p != by]
         if sorted([*showed, *nothing]) != sorted(opponents):
             raise ValueError(f"{event}: every opponent of {by} answers once")
-        for name in nothing:                     # had no card with the feature
-            checks.append(holds_none(P(name), wanted))
-        for name, shown in showed.items():       # showed one card with the feature
-            checks.append(holds_some(P(name), wanted))
-            card = seen(shown, [by, name])
-            if card is not None:
-                if not tab.bit(card) & wanted:
-                    raise ValueError(f"{event}: {card} does not have the feature")
-                checks.append(holds(P(name), tab.bit(card)))
-                if observer == by:
-                    choices.append(held_count(P(name), wanted))
+        answered(by, nothing, showed, wanted, "does not have the feature")
     elif "private_tip" in event:
         spec = event["private_tip"]
         to = event["to"]
