@@ -180,13 +180,18 @@ class InteractiveView:
 
     def part(self, name: str) -> Any:
         """The live view's part called ``name`` (the view is built if it was not): press a
-        button, choose in a menu, tick a box or read what a text shows, as a learner would::
+        button (``stepper.part("forward").click()``), choose in a menu, tick a box or read
+        what a text shows, as a learner would:
 
-            stepper.part("forward").click()
-            explorer.part("where").value = "kitchen"
-            "Step 1 of" in stepper.part("text").value
-
-        An unknown name raises KeyError listing the view's parts."""
+        >>> from cluedo_lab.views.widgets import BoardExplorer
+        >>> explorer = BoardExplorer("classic-24x25")
+        >>> explorer.part("where").value = "kitchen"      # the learner's pick in the menu
+        >>> explorer.position, "From the Kitchen" in explorer.part("table").value
+        ('kitchen', True)
+        >>> explorer.part("dice")
+        Traceback (most recent call last):
+        KeyError: "BoardExplorer has no part 'dice'; its parts: where, target, show_route, ..."
+        """
         self.widget()
         if name not in self._parts:
             raise KeyError(f"{type(self).__name__} has no part {name!r}; its parts: "
