@@ -596,10 +596,6 @@ class TableChooser(InteractiveView):
     def _repr_html_(self) -> str:
         return self.table._repr_html_()
 
-    def start_button(self) -> ipywidgets.Button:
-        self.widget()
-        return self._start
-
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
