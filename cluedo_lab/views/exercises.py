@@ -147,7 +147,7 @@ class ExerciseWidget(InteractiveView):
                                  layout=w.Layout(width="24em"))
         else:
             self._input = w.Text(placeholder="e.g. 33.3%")
-        buttons = []
+        buttons = {}
         actions = [("Check", lambda: self.answer(self._response())), ("Hint", self.hint)]
         if self.can_reveal:
             actions.append(("Reveal", self.reveal))
@@ -155,7 +155,7 @@ class ExerciseWidget(InteractiveView):
             button = w.Button(description=label)
             button.add_class(f"cluedo-exercise-{label.lower()}")
             button.on_click(lambda _b, act=act: act())
-            buttons.append(button)
+            buttons[label.lower()] = button
         self._message = w.HTML()
         self._message.add_class("cluedo-exercise-message")
         self._saved = w.HTML()
@@ -169,11 +169,11 @@ class ExerciseWidget(InteractiveView):
         if ex.form in ("pick-many", "order"):
             top.append(w.HTML(f"<i>{HOW[ex.form]}</i>"))
         answer = self._input.widget if isinstance(self._input, _PickMany) else self._input
-        box = live_box(self, [*top, answer, w.HBox(buttons), self._message, self._saved,
-                              self._attempts])
+        box = live_box(self, [*top, answer, w.HBox(list(buttons.values())), self._message,
+                              self._saved, self._attempts])
         box.add_class("cluedo-exercise")
-        self._parts = {"answer": self._input, "message": self._message, "saved": self._saved,
-                       "attempts": self._attempts}
+        self._parts = {"answer": self._input, **buttons, "message": self._message,
+                       "saved": self._saved, "attempts": self._attempts}
         return box
 
     def _response(self) -> Any:

@@ -59,7 +59,7 @@ def click_randomly(table: Table, rng: random.Random, accuse: float = 0.05) -> bo
 
 
 def caption(table: Table) -> str:
-    return table.engine_notepad.widget().children[0].value
+    return table.engine_notepad.part("caption").value
 
 
 # ---------------------------------------------------------------------------------------------
