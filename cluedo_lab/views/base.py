@@ -195,7 +195,7 @@ class InteractiveView:
         self.widget()
         if name not in self._parts:
             raise KeyError(f"{type(self).__name__} has no part {name!r}; its parts: "
-                           + ", ".join(self._parts))
+                           + (", ".join(self._parts) or "none"))
         return self._parts[name]
 
     def widget(self) -> ipywidgets.Widget:
