@@ -79,6 +79,16 @@ def watch(game, bots, check=None, max_actions: int = 5000) -> None:
         game.apply(action)
 
 
+def questions_by(kind: type, check):
+    """A ``watch`` check that hands ``check(game, seat, action, named, fixed)`` each question a
+    bot of class ``kind`` asks (its free cards named, its fixed cards), and nothing else."""
+    def on_decision(game, seat, bot, action):
+        cards = question_cards(game, action)
+        if isinstance(bot, kind) and cards is not None:
+            check(game, seat, action, *cards)
+    return on_decision
+
+
 # ---------------------------------------------------------------------------------------------
 # Legal moves, every edition
 # ---------------------------------------------------------------------------------------------
@@ -195,11 +205,8 @@ GAMES = [("cluedo-card-game-2018", 3), ("cluedo-card-game-2018-advanced", 4),
 def test_the_eliminator_never_asks_about_a_card_it_has_placed_while_an_unplaced_one_fits():
     asked = 0
 
-    def check(game, seat, bot, action):
+    def check(game, seat, action, named, fixed):
         nonlocal asked
-        if not isinstance(bot, Eliminator) or question_cards(game, action) is None:
-            return
-        named, fixed = question_cards(game, action)
         view = paper_notes(game.record(seat))
         asked += 1
         if game.edition.question.form == "any":
@@ -221,7 +228,8 @@ def test_the_eliminator_never_asks_about_a_card_it_has_placed_while_an_unplaced_
         for seed in range(2):
             game = new_game(edition_id, players, seed)
             specs = ["eliminator"] * (players - 1) + ["detective"]
-            watch(game, [make_bot(s, seed * 10 + i) for i, s in enumerate(specs)], check)
+            watch(game, [make_bot(s, seed * 10 + i) for i, s in enumerate(specs)],
+                  questions_by(Eliminator, check))
     assert asked >= 40
 
 
@@ -230,11 +238,8 @@ def test_the_bluffer_names_one_of_its_own_cards_whenever_it_can():
     has an open card (not placed, another player may hold it), the bluffer names its own."""
     asked = bluffed = 0
 
-    def check(game, seat, bot, action):
+    def check(game, seat, action, named, fixed):
         nonlocal asked, bluffed
-        if not isinstance(bot, Bluffer) or question_cards(game, action) is None:
-            return
-        named, fixed = question_cards(game, action)
         record = game.record(seat)
         mine = {c.id for c in record.hand}
         me = game.names[seat]
@@ -257,7 +262,8 @@ def test_the_bluffer_names_one_of_its_own_cards_whenever_it_can():
         for seed in range(2):
             game = new_game(edition_id, players, seed)
             specs = ["bluffer"] + ["detective"] * (players - 1)
-            watch(game, [make_bot(s, seed * 10 + i) for i, s in enumerate(specs)], check)
+            watch(game, [make_bot(s, seed * 10 + i) for i, s in enumerate(specs)],
+                  questions_by(Bluffer, check))
     assert asked >= 20 and bluffed >= asked // 2
 
 
@@ -319,14 +325,11 @@ def test_a_threshold_detective_accuses_earlier_than_the_certain_one():
 def test_the_information_gain_bot_asks_the_question_that_gains_most():
     checked = 0
 
-    def check(game, seat, bot, action):
+    def check(game, seat, action, named, fixed):
         nonlocal checked
-        if not isinstance(bot, InfoGain) or question_cards(game, action) is None:
-            return
         known = Knowledge(game.record(seat))
         if known.solution() is not None:
             return
-        named, fixed = question_cards(game, action)
         candidates = [question_cards(game, a) for a in game.legal_actions()
                       if question_cards(game, a) is not None
                       and (action.kind != "play" or a.get("card") == action["card"])]
@@ -339,7 +342,7 @@ def test_the_information_gain_bot_asks_the_question_that_gains_most():
                                 ("cluedo-classic-1949", 3)]:
         game = new_game(edition_id, players, 5)
         specs = ["infogain"] + ["detective"] * (players - 1)
-        watch(game, [make_bot(s, i) for i, s in enumerate(specs)], check)
+        watch(game, [make_bot(s, i) for i, s in enumerate(specs)], questions_by(InfoGain, check))
     assert checked >= 6
 
 
