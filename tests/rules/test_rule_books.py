@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from bad_editions import assert_refused
 
 from cluedo_lab import Knowledge, load_edition
 from cluedo_lab.bots.strategies import RandomBot
 from cluedo_lab.games import new_game
 from cluedo_lab.games.game import Action
 from cluedo_lab.rules.edition import edition_data, edition_from_dict
-from cluedo_lab.rules.errors import EditionError
 
 BOARD_EDITIONS = ["cluedo-classic-1949", "clue-mansion-2014", "clue-classic-2023"]
 
@@ -38,26 +38,19 @@ def test_a_renamed_copy_of_an_edition_plays_the_same_game(edition_id):
         assert games[0].events == games[1].events
 
 
-@pytest.mark.parametrize("field, value, words", [
-    (("turns", "roll"), "sometimes", "turns.roll"),
-    (("turns", "must_move"), "yes", "turns.must_move"),
-    (("turns", "spare_pieces"), "garden", "turns.spare_pieces"),
-    (("accusation", "when"), "whenever", "accusation.when"),
-    (("accusation", "when"), "anywhere", "contradicts accusation.anywhere"),
+@pytest.mark.parametrize("field, value, reason", [
+    ("turns.roll", "sometimes", "expected one of"),
+    ("turns.must_move", "yes", ""),
+    ("turns.spare_pieces", "garden", "expected one of"),
+    ("accusation.when", "whenever", ""),
+    ("accusation.when", "anywhere", r"contradicts accusation\.anywhere"),
 ])
-def test_a_bad_rule_option_fails_on_loading_naming_the_field(field, value, words):
-    data = edition_data("clue-classic-2023")
-    data[field[0]][field[1]] = value
-    with pytest.raises(EditionError, match=words.replace(".", r"\.")) as error:
-        edition_from_dict(data, "broken.toml")
-    assert "broken.toml" in str(error.value)
+def test_a_bad_rule_option_fails_on_loading_naming_the_field(field, value, reason):
+    assert_refused("clue-classic-2023", field, value, reason)
 
 
 def test_card_games_have_no_board_turn_options():
-    data = edition_data("cluedo-card-game-2018")
-    data["turns"]["roll"] = "first"
-    with pytest.raises(EditionError, match=r"turns\.roll"):
-        edition_from_dict(data, "cards.toml")
+    assert_refused("cluedo-card-game-2018", "turns.roll", "first", "no board")
 
 
 @pytest.mark.parametrize("edition_id, when, spares", [
