@@ -96,13 +96,12 @@ def serving(command: list[str], base: str, probe: str, cwd: Path, env: dict[str,
         log.close()
 
 
-@pytest.fixture(scope="session")
-def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a JupyterLab serving a copy of notebooks/; stopped after the session."""
-    home = tmp_path_factory.mktemp("jupyterlab")
+def _lab_over(home: Path, stored_outputs: bool) -> Iterator[str]:
+    """Serve a copy of notebooks/ in ``home`` with JupyterLab, with or without the stored
+    outputs the kit ships; widget state is saved with a notebook, as ``make lab`` sets it."""
     work = home / "notebooks"
     shutil.copytree(ROOT / "notebooks", work, ignore=shutil.ignore_patterns(".ipynb_*"))
-    for notebook in work.rglob("*.ipynb"):  # no stored outputs: the test sees only fresh ones
+    for notebook in [] if stored_outputs else work.rglob("*.ipynb"):
         data = json.loads(notebook.read_text())
         for cell in data["cells"]:
             if cell["cell_type"] == "code":
@@ -117,6 +116,9 @@ def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings.mkdir(parents=True)
     # Render every cell (no windowing), so the last cell's prompt is in the page to wait on.
     (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    widgets = home / "settings" / "@jupyter-widgets" / "jupyterlab-manager"
+    widgets.mkdir(parents=True)
+    (widgets / "plugin.jupyterlab-settings").write_text(json.dumps({"saveState": True}))
     port = _free_port()
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "PYTHONHASHSEED": "0"}
@@ -129,6 +131,20 @@ def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(command, f"http://127.0.0.1:{port}", f"/api/status?token={TOKEN}", work, env,
                  home / "jupyterlab.log") as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a JupyterLab serving a copy of notebooks/ without stored outputs (a test
+    sees only fresh ones); stopped after the session."""
+    yield from _lab_over(tmp_path_factory.mktemp("jupyterlab"), stored_outputs=False)
+
+
+@pytest.fixture(scope="session")
+def jupyterlab_as_shipped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a JupyterLab serving a copy of notebooks/ as the kit ships them, stored
+    outputs and all: what a learner sees on opening a lesson, before running it."""
+    yield from _lab_over(tmp_path_factory.mktemp("jupyterlab-shipped"), stored_outputs=True)
 
 
 @pytest.fixture(scope="session")

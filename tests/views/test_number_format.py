@@ -109,6 +109,6 @@ def test_every_widget_writes_numbers_one_way():
     texts = [text for view in views for text in (repr(view), visible_text(view._repr_html_()))]
     learner.widget()
     learner.reveal(True)
-    texts += [button.tooltip for button in learner._buttons.values()]
+    texts += [button.tooltip for button in learner.cell_buttons().values()]
     found = [p for text in texts for p in problems(text)]
     assert found == []
