@@ -23,7 +23,7 @@ expect = tb.expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.flaky(reruns=1, reruns_delay=2)]
 
-SCREENS = tb.ROOT / "build" / "screens"
+SCREENS = tb.SCREENS
 WIDTH, HEIGHT = 1280, 800
 LESSONS = sorted(p.name for p in (tb.ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
@@ -51,3 +51,5 @@ def test_first_screen_of_a_lesson(learner_screen, jupyterlab_as_shipped, refused
     expect(notebook.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']")
            ).to_have_count(0)
     assert refused == []
+    for session in tb._api(jupyterlab_as_shipped, "sessions"):   # one kernel at a time
+        tb._api(jupyterlab_as_shipped, f"sessions/{session['id']}", "DELETE")
