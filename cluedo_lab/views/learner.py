@@ -177,12 +177,12 @@ class LearnerNotepad(InteractiveView):
         dropped = self.notes.read_page(parse_json(saved, "the saved page", fail))
         count = len(self.notes.marks) + len(self.notes.chances)
         self.revealed = False
-        self.message = (f"Your saved page is back: {count} mark{'s' * (count != 1)}."
-                        if count else self.message)
+        lines = [f"Your saved page is back: {count} mark{'s' * (count != 1)}."] if count else []
         if dropped:
-            self.message += (f"\n{len(dropped)} saved mark{'s' * (len(dropped) != 1)} no longer "
-                             "fit this record and were left out: " + ", ".join(dropped[:5])
-                             + (", ..." if len(dropped) > 5 else "") + ".")
+            lines.append(f"{len(dropped)} saved mark{'s' * (len(dropped) != 1)} no longer fit "
+                         "this record and were left out: " + ", ".join(dropped[:5])
+                         + (", ..." if len(dropped) > 5 else "") + ".")
+        self.message = "\n".join([*lines, LEGEND if self.can_reveal else LEGEND_NO_REVEAL])
         self._unflag()
         self._update()
         return self
