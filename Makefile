@@ -6,7 +6,7 @@ PORT   ?= 8888
 APP_PORT ?= 8866
 
 .PHONY: lab app test test-slow unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench \
-	site-class-test
+	site-class-test screens
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,12 @@ test: lint wheel-check
 ## (`make test` sweeps one count per edition).
 test-slow: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests -m slow -n auto --dist loadfile --durations=40
+
+## make screens: every lesson's first screen as a learner opens it, and the classroom page for
+## every edition, at 1280 x 800 in build/screens/*.png, for a person to look at.
+screens: $(VENV)/.test-installed
+	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/views/test_screens.py \
+		"tests/views/test_browser.py::test_the_app_fits_a_classroom_screen"
 
 unit: $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests

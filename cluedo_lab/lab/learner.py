@@ -14,18 +14,31 @@ giving the game away:
 "On the page" means the student's correct marks: the next hint is the first step of the
 engine's rule-by-rule deduction whose conclusion the student has not written down yet, so every
 earlier step — its premises among them — is already there.
+
+A page is saved as JSON (:meth:`LearnerMarks.page`), keyed by the record it was written over
+(:func:`record_key`), and read back from a notebook's saved widget state (:func:`saved_page`)
+with the kit's bounded readers: a page over another record is never read back, and an entry
+that no longer fits the record is dropped and named, not guessed at.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 from ..knowledge.engine import Knowledge, cell_text
 from ..knowledge.explain import Fact, Step
+from ..rules.files import parse_json, read_text, shown
+from .grading import MAX_NOTEBOOK_BYTES, WIDGET_STATE
 
 __all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerMarks", "Mistake",
-           "ProofShape", "proof_shape", "same_argument", "BOOKKEEPING"]
+           "ProofShape", "proof_shape", "same_argument", "BOOKKEEPING", "record_key",
+           "saved_page", "MAX_PAGE_CHARS"]
 
 HOLDS, LACKS, MAYBE = "holds", "lacks", "maybe"
 BOOKKEEPING = ("observed", "one-place")
@@ -34,6 +47,11 @@ MARKS = (HOLDS, LACKS, MAYBE)
 SYMBOLS = {HOLDS: "✓", LACKS: "✗", MAYBE: "?"}
 
 Cell = tuple[str, str]
+
+MAX_PAGE_CHARS = 200_000
+"""The longest saved page read back (a full page of the largest edition is under 20,000)."""
+CHANCE_TEXT = re.compile(r"\d{1,9}(?:/\d{1,9})?")
+"""A saved chance: a fraction of two short integers (never a float or an exponent)."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +231,44 @@ class LearnerMarks:
             return f"{float(self.chances[cell] * 100):.1f}%"
         return ""
 
+    # -- saving ------------------------------------------------------------------------------
+    def page(self, key: str = "") -> dict[str, Any]:
+        """The page as saved: ``{"notepad": key, "marks": [[card, place, mark], ...],
+        "chances": [[card, place, "p/q"], ...]}``, cards by their printed names."""
+        k = self.knowledge
+        return {"notepad": key,
+                "marks": [[k.card(c).name, p, m] for (c, p), m in sorted(self.marks.items())],
+                "chances": [[k.card(c).name, p, str(v)]
+                            for (c, p), v in sorted(self.chances.items())]}
+
+    def read_page(self, data: object) -> list[str]:
+        """Replace the page with a saved one (from :meth:`page`) and return the entries that
+        no longer fit the record ("Knife / Dan"), dropped. A page of the wrong shape raises
+        ValueError and changes nothing; only ✓, ✗, ? and chances in percent come back."""
+        if not isinstance(data, dict) or not all(
+                isinstance(data.get(part, []), list) for part in ("marks", "chances")):
+            raise ValueError("a saved page is {\"marks\": [...], \"chances\": [...]}")
+        notes = LearnerMarks(self.knowledge)
+        dropped = []
+        for part, write in (("marks", notes.mark), ("chances", notes._estimate_saved)):
+            for entry in data.get(part, []):
+                if not (isinstance(entry, list) and len(entry) == 3
+                        and all(isinstance(x, str) for x in entry)):
+                    raise ValueError(f"a saved {part[:-1]} is [card, place, value], not "
+                                     f"{shown(repr(entry))[:60]}")
+                card, place, value = entry
+                try:
+                    write(card, place, value)
+                except (KeyError, ValueError):
+                    dropped.append(shown(f"{card[:40]} / {place[:40]}"))
+        self.marks, self.chances = notes.marks, notes.chances
+        return dropped
+
+    def _estimate_saved(self, card: str, place: str, chance: str) -> LearnerMarks:
+        if not CHANCE_TEXT.fullmatch(chance) or Fraction(chance) > 1:
+            raise ValueError(f"a saved chance is a fraction from 0 to 1, not {chance!r}")
+        return self.estimate(card, place, Fraction(chance) * 100)
+
     # -- checking ----------------------------------------------------------------------------
     def check(self) -> CheckResult:
         """Count right, wrong and not-yet-justified marks, and the cells still to work out."""
@@ -237,7 +293,8 @@ class LearnerMarks:
         still_open = sum(1 for cell in known if cell not in written)
         return CheckResult(len(right), tuple(wrong), tuple(unjustified), off, still_open)
 
-    def _on_page(self, fact: Fact) -> bool:
+    def on_page(self, fact: Fact) -> bool:
+        """Whether the page says ``fact`` (a ✓ where it holds, a ✗ where it does not)."""
         mark = self.marks.get((fact.card, fact.place))
         return mark == (HOLDS if fact.holds else LACKS)
 
@@ -256,14 +313,14 @@ class LearnerMarks:
         Bookkeeping (a fact read off an event, a placed card crossed off elsewhere) is skipped:
         the hint names those of its premises the page still lacks. Only when every real
         inference is written down does a hint point at the bookkeeping left over."""
-        missing = [s for s in self._steps() if s.fact is not None and not self._on_page(s.fact)]
+        missing = [s for s in self._steps() if s.fact is not None and not self.on_page(s.fact)]
         step = next((s for s in missing if s.rule not in BOOKKEEPING), None) or \
             next(iter(missing), None)
         if step is None or step.fact is None:
             return None
         edition = self.knowledge.edition
         premises = tuple(p.text(edition) for p in step.premises)
-        lacking = tuple(p.text(edition) for p in step.premises if not self._on_page(p))
+        lacking = tuple(p.text(edition) for p in step.premises if not self.on_page(p))
         return Hint(step, premises, self._cite(step.events), step.fact.text(edition),
                     edition.card(step.fact.card).name, lacking)
 
@@ -306,6 +363,46 @@ class LearnerMarks:
         who = record.observer or "the public"
         return (f"<LearnerMarks {record.edition.id} for {who}: {len(self.marks)} marks, "
                 f"{len(self.chances)} chances>")
+
+
+def record_key(knowledge: Knowledge) -> str:
+    """A short digest of the record a page is written over: a page saved over one record is
+    read back over the same record only."""
+    canonical = json.dumps(knowledge.record.to_dict(), ensure_ascii=False, sort_keys=True,
+                           separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def saved_page(notebook: str | Path, key: str, css_class: str) -> dict[str, Any] | None:
+    """The page saved under ``key`` in a notebook's widget state: the value of the newest
+    hidden widget of class ``css_class`` whose page names ``key``, or None. The notebook is
+    read with the kit's bounded readers (size capped, never evaluated); a notebook that cannot
+    be read raises ValueError with one line saying why."""
+    path = Path(notebook)
+
+    def fail(why: str) -> ValueError:
+        return ValueError(f"your saved marks could not be read: {why}")
+
+    data = parse_json(read_text(path, fail, MAX_NOTEBOOK_BYTES), shown(path.name), fail)
+    metadata = data.get("metadata") if isinstance(data, dict) else None
+    widgets = metadata.get("widgets") if isinstance(metadata, dict) else None
+    saved = widgets.get(WIDGET_STATE) if isinstance(widgets, dict) else None
+    models = saved.get("state") if isinstance(saved, dict) else None
+    found = None
+    for model in models.values() if isinstance(models, dict) else ():
+        state = model.get("state") if isinstance(model, dict) else None
+        if not isinstance(state, dict) or css_class not in (state.get("_dom_classes") or ()):
+            continue
+        value = state.get("value")
+        if not isinstance(value, str) or len(value) > MAX_PAGE_CHARS:
+            continue
+        try:
+            page = parse_json(value, "a saved page", fail)
+        except ValueError:
+            continue
+        if isinstance(page, dict) and page.get("notepad") == key:
+            found = page   # the newest such widget is the last in the saved state
+    return found
 
 
 def _count(n: int, noun: str) -> str:

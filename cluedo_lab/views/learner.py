@@ -14,19 +14,39 @@ The four marks differ in shape as well as colour: ✓ bold on green, ✗ on grey
 a blank cell empty inside a dashed border. A blank cell's button carries a no-break space, not
 an empty text: the browser's Button view leaves its old text in place when given an empty
 one, so a blank written after Reveal would keep showing the engine's "·" or chance.
+
+The learner's page comes back by itself. A hidden widget holds it as JSON (saved with the
+notebook's widget state, so a handed-in notebook carries it), keyed by the record it is written
+over and by the notepad's place in the notebook (its cell, and its turn among the notepads over
+that record the cell makes). A notepad made in a JupyterLab kernel (which knows its notebook
+from ``JPY_SESSION_NAME``) reads that notebook's saved state and takes back the page saved
+under its key: a learner who reopens a saved lesson and runs it finds their marks, and a cell
+run again in the same kernel keeps the page it had. Voilà and the static site set no notebook
+path, so there a notepad starts blank.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections import Counter
 from collections.abc import Mapping
-from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..knowledge.engine import Knowledge
-from ..lab.learner import HOLDS, LACKS, MAYBE, CheckResult, LearnerMarks, Mistake
+from ..lab.learner import (
+    HOLDS,
+    LACKS,
+    MAYBE,
+    CheckResult,
+    LearnerMarks,
+    Mistake,
+    record_key,
+    saved_page,
+)
 from ..rules import numbers
+from ..rules.files import parse_json
 from .base import CellLooks, InteractiveView, beside, cell_grid, live_box, pre, restyle, shade, slug
 from .reprs import knowledge_html
 
@@ -50,11 +70,37 @@ MARKS_CLASS = "cluedo-learner-marks"
 """The CSS class of the hidden widget that holds the learner's marks as JSON: saved with the
 notebook's widget state, so a handed-in notebook carries the page the learner wrote."""
 
+_made: Counter[tuple[str, str, str]] = Counter()
+"""How many notepads over each record each cell run has made (the kernel's tally)."""
+_pages: dict[str, str] = {}
+"""The latest page of each key written in this kernel: a cell run again starts from it."""
+
+
+def _cell_run() -> tuple[str, str]:
+    """The id of the notebook cell running now and of its run, as the front end sent them
+    (both empty outside a kernel, or from a front end that sends no cell id: then the kernel
+    counts every notepad over a record in one tally)."""
+    try:
+        from IPython import get_ipython
+
+        parent = get_ipython().kernel.get_parent()
+        cell = str(parent.get("metadata", {}).get("cellId", ""))
+        return (cell, str(parent.get("header", {}).get("msg_id", ""))) if cell else ("", "")
+    except Exception:   # no kernel (a script, a test): no cell to name
+        return "", ""
+
+
+def notebook_path() -> str | None:
+    """The notebook this kernel runs, as JupyterLab's server tells a kernel it starts."""
+    path = os.environ.get("JPY_SESSION_NAME", "")
+    return path if path.endswith(".ipynb") else None
+
 
 class LearnerNotepad(InteractiveView):
     """A student's own card × place grid over one record, with Check, Hint and Reveal."""
 
-    def __init__(self, knowledge: Knowledge | LearnerMarks, *, can_reveal: bool = True):
+    def __init__(self, knowledge: Knowledge | LearnerMarks, *, can_reveal: bool = True,
+                 place: str | None = None):
         self.notes = knowledge if isinstance(knowledge, LearnerMarks) else LearnerMarks(knowledge)
         self.can_reveal = can_reveal
         """False when a class turns Reveal off: no Reveal button, and :meth:`reveal` refuses."""
@@ -68,6 +114,21 @@ class LearnerNotepad(InteractiveView):
         self._hint_level = 0
         self._hint_step: object = None
         self._buttons: dict[tuple[str, str], Any] = {}
+        if place is None:
+            cell, run = _cell_run()
+            digest = record_key(self.knowledge)
+            _made[digest, cell, run] += 1
+            place = f"{cell or 'kernel'}-{_made[digest, cell, run]}"
+        self.place = place
+        """Where the notepad is in its notebook, so that its page comes back to it: by default
+        its cell and its turn among the notepads over the same record that one run of the cell
+        makes; a name given instead stays the same wherever the cell moves."""
+        self._come_back()
+
+    @property
+    def key(self) -> str:
+        """The key its page is saved under: the record it checks against, and its place."""
+        return f"{record_key(self.knowledge)}-{self.place}"
 
     @property
     def knowledge(self) -> Knowledge:
@@ -100,27 +161,45 @@ class LearnerNotepad(InteractiveView):
         return self
 
     def saved_marks(self) -> str:
-        """The learner's marks as JSON (cards by their printed names), as the notebook keeps
-        them: ``{"marks": [[card, place, mark], ...], "chances": [[card, place, "p/q"], ...]}``."""
-        k = self.knowledge
-        marks = [[k.card(c).name, p, m] for (c, p), m in sorted(self.notes.marks.items())]
-        chances = [[k.card(c).name, p, str(v)]
-                   for (c, p), v in sorted(self.notes.chances.items())]
-        return json.dumps({"marks": marks, "chances": chances}, ensure_ascii=False)
+        """The learner's page as JSON (cards by their printed names), as the notebook keeps
+        it: ``{"notepad": key, "marks": [[card, place, mark], ...], "chances": [[card,
+        place, "p/q"], ...]}`` (see :meth:`LearnerMarks.page`)."""
+        return json.dumps(self.notes.page(self.key), ensure_ascii=False)
 
     def restore(self, saved: str) -> LearnerNotepad:
-        """Write back the marks of :meth:`saved_marks` (a notebook's saved page), replacing
-        the page's; bad JSON or an unknown card or place fails and changes nothing."""
-        data = json.loads(saved)
-        notes = LearnerMarks(self.knowledge)
-        for card, place, mark in data.get("marks", []):
-            notes.mark(card, place, mark)
-        for card, place, chance in data.get("chances", []):
-            notes.estimate(card, place, Fraction(chance) * 100)
-        self.notes.marks, self.notes.chances = notes.marks, notes.chances
+        """Write back a page of :meth:`saved_marks`, replacing this one; entries that no
+        longer fit the record are dropped and named in the message. Text that is not such a
+        page raises ValueError and changes nothing. Reveal is off afterwards: only the
+        learner's marks come back."""
+        def fail(why: str) -> ValueError:
+            return ValueError(f"not a saved page of marks: {why}")
+
+        dropped = self.notes.read_page(parse_json(saved, "the saved page", fail))
+        count = len(self.notes.marks) + len(self.notes.chances)
+        self.revealed = False
+        lines = [f"Your saved page is back: {count} mark{'s' * (count != 1)}."] if count else []
+        if dropped:
+            lines.append(f"{len(dropped)} saved mark{'s' * (len(dropped) != 1)} no longer fit "
+                         "this record and were left out: " + ", ".join(dropped[:5])
+                         + (", ..." if len(dropped) > 5 else "") + ".")
+        self.message = "\n".join([*lines, LEGEND if self.can_reveal else LEGEND_NO_REVEAL])
         self._unflag()
         self._update()
         return self
+
+    def _come_back(self) -> None:
+        """Take back this notepad's page: from an earlier run of its cell in this kernel, else
+        from the notebook's saved widget state (JupyterLab only; a notebook that cannot be
+        read leaves the page blank and says why)."""
+        saved = _pages.get(self.key)
+        try:
+            if saved is None and (path := notebook_path()) is not None:
+                page = saved_page(path, self.key, MARKS_CLASS)
+                saved = None if page is None else json.dumps(page)
+            if saved is not None:
+                self.restore(saved)
+        except (OSError, ValueError) as error:
+            self.message = f"{str(error)[:200]}\n{self.message}"
 
     def _unflag(self) -> None:
         self.flagged, self.unjustified, self._last_check = (), (), None
@@ -237,6 +316,23 @@ class LearnerNotepad(InteractiveView):
         self.widget()
         return self._buttons[(self.knowledge.card(card).id, place)]
 
+    def cell_buttons(self) -> dict[tuple[str, str], ipywidgets.Button]:
+        """Every cell's button by (card id, place), as drawn now."""
+        self.widget()
+        return dict(self._buttons)
+
+    @property
+    def cross_off_checkbox(self) -> ipywidgets.Checkbox:
+        """The checkbox of the row helper (ticking it is :meth:`crossing_off`)."""
+        self.widget()
+        return self._cross
+
+    @property
+    def marks_widget(self) -> ipywidgets.Text:
+        """The hidden widget whose value is :meth:`saved_marks`, saved with the notebook."""
+        self.widget()
+        return self._saved
+
     def _build(self) -> ipywidgets.Widget:
         import ipywidgets as w
 
@@ -301,7 +397,7 @@ class LearnerNotepad(InteractiveView):
         for (card, place), button in self._buttons.items():
             restyle(button, self._look(card, place))
         self._cross.value = self.cross_off
-        self._saved.value = self.saved_marks()
+        self._saved.value = _pages[self.key] = self.saved_marks()
         self._caption_widget.value = f"<b>{escape(self._caption())}</b>"
         # Lines wrap between words only (a pre may otherwise break "does" as "doe s").
         self._message.value = (f"<pre style='white-space:pre-wrap;word-break:normal;"

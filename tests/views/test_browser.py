@@ -29,12 +29,15 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
+SCREENS = ROOT / "build" / "screens"
+"""The first screens a learner meets, at 1280 x 800, for a person to look at (test_screens.py)."""
 TOKEN = "cluedo-browser-test"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
@@ -96,13 +99,14 @@ def serving(command: list[str], base: str, probe: str, cwd: Path, env: dict[str,
         log.close()
 
 
-@pytest.fixture(scope="session")
-def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a JupyterLab serving a copy of notebooks/; stopped after the session."""
-    home = tmp_path_factory.mktemp("jupyterlab")
+def _lab_over(home: Path, stored_outputs: bool) -> Iterator[str]:
+    """Serve a copy of notebooks/ in ``home`` with JupyterLab, with or without the stored
+    outputs the kit ships; widget state is saved with a notebook, as ``make lab`` sets it."""
     work = home / "notebooks"
-    shutil.copytree(ROOT / "notebooks", work, ignore=shutil.ignore_patterns(".ipynb_*"))
-    for notebook in work.rglob("*.ipynb"):  # no stored outputs: the test sees only fresh ones
+    # The kit's own tools for its notebooks stay out, as `make lab`'s copy leaves them out.
+    shutil.copytree(ROOT / "notebooks", work, ignore=shutil.ignore_patterns(
+        ".ipynb_*", "refresh_outputs.py", "tidy_cells.py", "nbval_sanitize.cfg"))
+    for notebook in [] if stored_outputs else work.rglob("*.ipynb"):
         data = json.loads(notebook.read_text())
         for cell in data["cells"]:
             if cell["cell_type"] == "code":
@@ -117,6 +121,9 @@ def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings.mkdir(parents=True)
     # Render every cell (no windowing), so the last cell's prompt is in the page to wait on.
     (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    widgets = home / "settings" / "@jupyter-widgets" / "jupyterlab-manager"
+    widgets.mkdir(parents=True)
+    (widgets / "plugin.jupyterlab-settings").write_text(json.dumps({"saveState": True}))
     port = _free_port()
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "PYTHONHASHSEED": "0"}
@@ -129,6 +136,20 @@ def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(command, f"http://127.0.0.1:{port}", f"/api/status?token={TOKEN}", work, env,
                  home / "jupyterlab.log") as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a JupyterLab serving a copy of notebooks/ without stored outputs (a test
+    sees only fresh ones); stopped after the session."""
+    yield from _lab_over(tmp_path_factory.mktemp("jupyterlab"), stored_outputs=False)
+
+
+@pytest.fixture(scope="session")
+def jupyterlab_as_shipped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a JupyterLab serving a copy of notebooks/ as the kit ships them, stored
+    outputs and all: what a learner sees on opening a lesson, before running it."""
+    yield from _lab_over(tmp_path_factory.mktemp("jupyterlab-shipped"), stored_outputs=True)
 
 
 @pytest.fixture(scope="session")
@@ -283,6 +304,81 @@ def test_notepad_and_stepper(page, jupyterlab):
         texts = mine.locator("button.cluedo-learner-cell").all_inner_texts()
         assert texts and all(not t.strip() for t in texts)
         expect(mine.locator(".cluedo-learner-message")).to_contain_text("Click a cell")
+
+
+def _api(base: str, path: str, method: str = "GET", body: object = None) -> Any:
+    """JupyterLab's REST API, as the test's user."""
+    request = urllib.request.Request(
+        f"{base}/api/{path}?token={TOKEN}", method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        body = answer.read()
+    return json.loads(body) if body else None
+
+
+def _saved_marks(base: str, name: str) -> list[list[str]]:
+    """The marks of every learner notepad in a notebook's saved widget state, as on disk."""
+    from cluedo_lab.views.learner import MARKS_CLASS
+
+    notebook = _api(base, f"contents/{name}")["content"]
+    saved = notebook["metadata"].get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {"state": {}})
+    return [mark for model in saved["state"].values()
+            if MARKS_CLASS in model["state"].get("_dom_classes", [])
+            for mark in json.loads(model["state"]["value"])["marks"]]
+
+
+MARKS_NOTEBOOK = {"nbformat": 4, "nbformat_minor": 5, "cells": [
+    {"cell_type": "code", "id": f"cell-{n}", "metadata": {}, "outputs": [],
+     "execution_count": None, "source": source} for n, source in enumerate([
+        "from cluedo_lab.knowledge.engine import Knowledge\n"
+        "from cluedo_lab.lab.lesson_records import ann_record\n"
+        "from cluedo_lab.views.learner import LearnerNotepad",
+        "LearnerNotepad(Knowledge.from_dict(ann_record(8))).widget()"])],
+    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                "language": "python"}}}
+
+
+def test_the_learners_marks_come_back_after_a_reopening(page, jupyterlab):
+    """Marks written on a notepad, the notebook saved, its kernel shut down: opened again and
+    run, the notepad shows the same marks, read from the saved notebook."""
+    name = "my_marks.ipynb"
+    _api(jupyterlab, f"contents/{name}", "PUT",
+         {"type": "notebook", "format": "json", "content": MARKS_NOTEBOOK})
+    with screenshot_on_failure(page, "test_marks_come_back"):
+        run_notebook(page, jupyterlab, name)
+        mine = page.locator(".cluedo-learner-notepad")
+        held, crossed = (mine.locator(f"button.cluedo-cell-{cell}") for cell in
+                         ("plum-ann", "peacock-bob"))
+        held.click()
+        expect(held).to_have_text("✓")
+        crossed.click()
+        expect(crossed).to_have_text("✓")
+        crossed.click()
+        expect(crossed).to_have_text("✗")
+        before = _api(jupyterlab, f"contents/{name}")["last_modified"]
+        page.locator(".jp-NotebookPanel-toolbar [data-command='docmanager:save']").click()
+        # A save with widget state took 30 s on a busy 2-core machine.
+        deadline = time.monotonic() + RUN_TIMEOUT / 1000
+        while ["Prof. Plum", "Ann", "holds"] not in (saved := _saved_marks(jupyterlab, name)):
+            now = _api(jupyterlab, f"contents/{name}")
+            assert time.monotonic() < deadline, \
+                f"saved {now['last_modified']} (before {before}) with marks {saved}, " \
+                f"metadata {sorted(now['content']['metadata'])}"
+            # Headless Chromium draws no frame while nothing changes on screen, and the save
+            # waits for one: a screenshot draws it.
+            page.screenshot(clip={"x": 0, "y": 0, "width": 8, "height": 8})
+            time.sleep(0.5)
+        for session in _api(jupyterlab, "sessions"):
+            _api(jupyterlab, f"sessions/{session['id']}", "DELETE")
+
+        run_notebook(page, jupyterlab, name)   # a new kernel: nothing kept in its memory
+        expect(mine.locator(".cluedo-learner-message")).to_contain_text(
+            "Your saved page is back: 2 marks.")
+        expect(held).to_have_text("✓")
+        expect(crossed).to_have_text("✗")
+        shot(mine, "marks_back.png")
 
 
 def test_board_explorer(page, jupyterlab):
@@ -635,6 +731,7 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, player
 
     ed = load_edition(edition)
     page = screen
+    page.set_viewport_size({"width": CLASSROOM, "height": 800})
     with screenshot_on_failure(page, f"test_the_app_fits_{edition}"):
         page.goto(voila)
         log = page.locator(".cluedo-table-log")
@@ -659,7 +756,9 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, player
             right = box.bounding_box()
             assert right is not None and right["x"] + right["width"] <= CLASSROOM, \
                 box.inner_text()
-        shot(page, f"app_{edition}_{players}.png")
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENS / f"app_{edition}_{players}.png"))
         page.get_by_role("tab", name="The board").click()
         note = page.locator(".cluedo-classroom-board-note")
         if ed.board is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -75,13 +76,13 @@ def test_following_every_hint_fills_the_page_the_rules_reach() -> None:
     seen = []
     while (hint := notes.hint()) is not None:
         fact = hint.step.fact
-        assert fact is not None and not notes._on_page(fact)
+        assert fact is not None and not notes.on_page(fact)
         # Bookkeeping is skipped while a real inference is left to write down.
         if hint.step.rule in BOOKKEEPING:
-            assert all(notes._on_page(s.fact) for s in steps
+            assert all(notes.on_page(s.fact) for s in steps
                        if s.fact is not None and s.rule not in BOOKKEEPING)
         # Everything the step rests on is on the page, or named as not on it yet.
-        lacking = [p for p in hint.step.premises if not notes._on_page(p)]
+        lacking = [p for p in hint.step.premises if not notes.on_page(p)]
         assert [p.text(k.edition) for p in lacking] == list(hint.missing)
         for p in [*lacking, fact]:
             notes.mark(p.card, p.place, HOLDS if p.holds else LACKS)
@@ -145,7 +146,7 @@ def test_the_row_helper_crosses_off_only_blank_cells_of_the_row() -> None:
     assert pad.notes.marks == {("knife", "Ann"): MAYBE, ("knife", "Bob"): HOLDS}
     pad.mark("Knife", "Bob", None)
     pad.widget()
-    pad._cross.value = True  # the checkbox, as a click would
+    pad.cross_off_checkbox.value = True  # the checkbox, as a click would
     assert pad.cross_off
     pad.click("Knife", "Bob")
     assert pad.notes.marks == {("knife", p): LACKS for p in k.places if p not in ("Ann", "Bob")
@@ -239,27 +240,113 @@ def test_the_learners_marks_are_saved_with_the_notebook_and_come_back() -> None:
     notebook's widget state, as the exercises' attempts are): every click shows there, and a
     new notepad given that text shows the same page; a bad page changes nothing."""
     pytest.importorskip("ipywidgets")
-    from cluedo_lab.views.learner import MARKS_CLASS, LearnerNotepad
+    from cluedo_lab.views.learner import LearnerNotepad
 
-    pad = LearnerNotepad(Knowledge.from_dict(SMALL))
-    box = pad.widget()
-    saved = next(c for c in box.children if MARKS_CLASS in c._dom_classes)
+    pad = LearnerNotepad(Knowledge.from_dict(SMALL), place="saved")
+    saved = pad.marks_widget
     assert saved.layout.display == "none"
-    assert json.loads(saved.value) == {"marks": [], "chances": []}
+    assert json.loads(saved.value) == {"notepad": pad.key, "marks": [], "chances": []}
     pad.click("plum", "Ann")
     pad.click("knife", "Cy")
     pad.click("knife", "Cy")
     pad.notes.estimate("hall", "Bob", 25)
     pad.mark("hall", "Bob", None)   # a refresh, as a click would make
     state = saved.get_state()["value"]   # what the notebook's widget state keeps
-    assert json.loads(state) == {"marks": [["Knife", "Cy", LACKS], ["Plum", "Ann", HOLDS]],
+    assert json.loads(state) == {"notepad": pad.key,
+                                 "marks": [["Knife", "Cy", LACKS], ["Plum", "Ann", HOLDS]],
                                  "chances": [["Hall", "Bob", "1/4"]]}
-    again = LearnerNotepad(Knowledge.from_dict(SMALL)).restore(state)
+    again = LearnerNotepad(Knowledge.from_dict(SMALL), place="other").restore(state)
     assert again.notes.marks == pad.notes.marks and again.notes.chances == pad.notes.chances
-    assert repr(again) == repr(pad)
-    for bad in ('{"marks": [["Plum", "Nobody", "holds"]]}', '{"marks": [["Plum", "Ann", "x"]]}',
-                "not json"):
-        with pytest.raises(ValueError if bad != '{"marks": [["Plum", "Nobody", "holds"]]}'
-                           else KeyError):
+    assert again.message.startswith("Your saved page is back: 3 marks.")
+    for bad in ('{"marks": [["Plum", "Ann"]]}', '{"marks": {"Plum": "Ann"}}', "[]", "not json",
+                '{"marks": [["Plum", "Ann", "holds"]], "chances": [["Hall", "Bob", 0.25]]}'):
+        with pytest.raises(ValueError):
             again.restore(bad)
         assert again.notes.marks == pad.notes.marks
+
+
+def test_saved_entries_that_no_longer_fit_are_dropped_and_named() -> None:
+    """Only ✓, ✗, ? and chances come back: an engine's "·", a chance in another form (an
+    exponent would make Fraction count for ever) or a card or place the record lacks is left
+    out, and the message says which."""
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import LearnerNotepad
+
+    pad = LearnerNotepad(Knowledge.from_dict(SMALL), place="fit")
+    pad.reveal(True)
+    pad.restore(json.dumps({"marks": [["Plum", "Ann", HOLDS], ["Plum", "Dan", HOLDS],
+                                      ["Rope", "Bob", "·"], ["Sword", "Cy", LACKS]],
+                            "chances": [["Hall", "Bob", "1e400"], ["Den", "Cy", "1/3"],
+                                        ["Den", "Bob", "3/2"]]}))
+    assert pad.notes.marks == {("plum", "Ann"): HOLDS}
+    assert pad.notes.chances == {("den", "Cy"): Fraction(1, 3)}
+    assert not pad.revealed   # the learner's marks, not the engine's notepad
+    assert "5 saved marks no longer fit this record and were left out: Plum / Dan, " \
+           "Rope / Bob, Sword / Cy, Hall / Bob, Den / Bob." in pad.message
+
+
+def _notebook_with_pages(path: Path, *pads: object) -> None:
+    """A notebook file whose saved widget state holds the pads' hidden page widgets, as
+    JupyterLab writes it (and a widget of another kind beside them)."""
+    from cluedo_lab.lab.grading import WIDGET_STATE
+
+    state = {f"model-{n}": {"model_name": "TextModel", "state": pad.marks_widget.get_state()}
+             for n, pad in enumerate(pads)}
+    state["other"] = {"model_name": "TextModel", "state": {"value": "{}", "_dom_classes": []}}
+    path.write_text(json.dumps({"cells": [], "nbformat": 4, "nbformat_minor": 5, "metadata": {
+        "widgets": {WIDGET_STATE: {"state": state, "version_major": 2, "version_minor": 0}}}}))
+
+
+def test_a_notepad_in_a_saved_notebook_takes_its_own_page_back(tmp_path, monkeypatch) -> None:
+    """JupyterLab's server tells the kernel its notebook (JPY_SESSION_NAME): a notepad made
+    there reads the notebook's saved widget state and takes back the page saved under its key,
+    two notepads each their own, a notepad over another record none."""
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import LearnerNotepad
+
+    first = LearnerNotepad(Knowledge.from_dict(SMALL), place="cell-a-1")
+    second = LearnerNotepad(Knowledge.from_dict(SMALL), place="cell-a-2")
+    first.click("plum", "Ann")
+    second.click("rope", "Cy")
+    second.click("rope", "Cy")
+    notebook = tmp_path / "lesson.ipynb"
+    _notebook_with_pages(notebook, first, second)
+    monkeypatch.setenv("JPY_SESSION_NAME", str(notebook))
+
+    one = LearnerNotepad(Knowledge.from_dict(SMALL), place="cell-a-1")
+    two = LearnerNotepad(Knowledge.from_dict(SMALL), place="cell-a-2")
+    assert one.notes.marks == {("plum", "Ann"): HOLDS}
+    assert two.notes.marks == {("rope", "Cy"): LACKS}
+    assert "Your saved page is back: 1 mark." in one.message
+    longer = dict(SMALL, events=SMALL["events"][:1])
+    assert LearnerNotepad(Knowledge.from_dict(longer), place="cell-a-1").notes.marks == {}
+    assert LearnerNotepad(Knowledge.from_dict(SMALL), place="cell-b-1").notes.marks == {}
+
+    # A notebook that cannot be read leaves the page blank and says so in one line.
+    notebook.write_text("{ not json")
+    pad = LearnerNotepad(Knowledge.from_dict(SMALL), place="cell-a-9")
+    assert pad.notes.marks == {}
+    assert pad.message.startswith("your saved marks could not be read: lesson.ipynb: not "
+                                  "valid JSON")
+    monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "gone.ipynb"))
+    assert LearnerNotepad(Knowledge.from_dict(SMALL), place="cell-a-9").notes.marks == {}
+
+
+def test_two_notepads_made_in_a_row_get_their_own_places() -> None:
+    """Without a name, a notepad's place is its turn among the notepads over the same record
+    (outside a notebook's cell, the kernel's tally): two in a row never share a key."""
+    pytest.importorskip("ipywidgets")
+    from cluedo_lab.views.learner import LearnerNotepad
+
+    record = dict(SMALL, hand=["Plum", "Pipe"])  # a record no other test makes
+    a, b = (LearnerNotepad(Knowledge.from_dict(record)) for _ in range(2))
+    assert a.key != b.key and a.key.rsplit("-", 1)[0] == b.key.rsplit("-", 1)[0]
+    assert int(b.place.rsplit("-", 1)[1]) == int(a.place.rsplit("-", 1)[1]) + 1
+
+
+def test_the_lessons_ship_no_saved_marks() -> None:
+    """Nothing a student is handed holds a page of marks: the lessons store no widget state."""
+    from cluedo_lab.views.learner import MARKS_CLASS
+
+    for lesson in sorted((Path(__file__).parents[2] / "notebooks").rglob("*.ipynb")):
+        assert MARKS_CLASS not in lesson.read_text(), lesson.name

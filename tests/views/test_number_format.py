@@ -4,10 +4,11 @@ widgets, scanned for a number written another way than ``cluedo_lab.rules.number
 Four things are refused: scientific notation (``2.501e+11``), a bare fraction on the same line
 as a percentage (``0.73% (19/2592)``; "exactly 19/2592", the exact value on request, is
 labelled and allowed), a number over 9,999 without thousands separators (``27675``), and a
-Python repr a learner cannot read (``Option(``, ``Fraction(``). Code is not scanned, only what
-a learner sees: text and HTML outputs (tags stripped), and each widget's static and printed
-forms. Lessons 10-13 and 30 are scanned once the branch that edits them is merged and their
-outputs are made again.
+Python repr a learner cannot read (``Option([...], gain=...)``, ``<Option ...>``,
+``Fraction(1, 6)``, ``variant('cluedo-classic-1949', ...)``). Code is not scanned, only what a
+learner sees: printed text, and of each result the form JupyterLab shows (its HTML, tags
+stripped, when it has one; its plain text only when it has nothing richer), and each widget's
+static and printed forms.
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ SCIENTIFIC = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+\b")
 UNSEPARATED = re.compile(r"(?<![\w.,/#:-])\d{5,}(?![\d,]|\.\d)")
 FRACTION = re.compile(r"(?<![\w./])(?<!exactly )(?<!exact )\d+/\d+(?![\w/])")
 PERCENT = re.compile(r"\d(?:\.\d+)?%")
-REPR = re.compile(r"\b(?:Option|Fraction)\(")
+REPR = re.compile(r"<[A-Z][A-Za-z]*[ :>]"                      # <Option ...>, <Deal ...>
+                  r"|\b(?:[A-Z][a-z]+)+\((?=[\w'\"\[{<]|$)"        # Option([...]), GainBars(<...
+                  r"|\b[a-z_]+\((?=['\"])")                         # variant('cluedo-...', ...)
+RICHER = ("text/html", "text/markdown", "text/latex", "image/svg+xml", "image/png")
+"""What JupyterLab shows instead of a result's plain text when a result has it."""
 
 
 def problems(text: str) -> list[str]:
@@ -53,7 +58,7 @@ def visible_text(html: str) -> str:
 
 
 def outputs(path: Path) -> list[tuple[int, str]]:
-    """(cell number, text) of every stored text or HTML output of a notebook."""
+    """(cell number, text) of what a learner sees of every stored output of a notebook."""
     texts = []
     cells = json.loads(path.read_text())["cells"]
     for number, cell in enumerate(cells):
@@ -61,9 +66,10 @@ def outputs(path: Path) -> list[tuple[int, str]]:
             if "text" in output:
                 texts.append((number, "".join(output["text"])))
             data = output.get("data", {})
-            for mime in ("text/plain", "text/markdown"):
-                if mime in data:
-                    texts.append((number, "".join(data[mime])))
+            if "text/plain" in data and not any(mime in data for mime in RICHER):
+                texts.append((number, "".join(data["text/plain"])))
+            if "text/markdown" in data:
+                texts.append((number, "".join(data["text/markdown"])))
             if "text/html" in data:
                 texts.append((number, visible_text("".join(data["text/html"]))))
     return texts
@@ -74,8 +80,14 @@ def test_the_scan_finds_each_kind_of_second_format():
     assert problems("first accusation right 0.73% (19/2592)")[0].startswith("a bare fraction")
     assert problems("deals that fit: 27675 -> 27675")[0].startswith("no thousands")
     assert problems("Option(['plum'], gain=0.5 bits)") and problems("{'Hall': Fraction(1, 6)}")
+    for leak in ("<Option plum, rope, hall: gain 0.5 bits>", "GainBars(<36 questions>, top=8)",
+                 "<SampleEstimate: 0 of 20,000 random deals fitted>", "TableChooser(",
+                 "variant('cluedo-classic-1949', players=4)"):
+        assert problems(leak) and problems(leak)[0].startswith("a repr"), leak
     for fine in ("80.9% of the deals (exactly 106/131)", "27,675 deals", "seed 2024",
-                 "a 6/6/9 deck", "row 17, column 7", "58.3%", "event 12 of 30"):
+                 "a 6/6/9 deck", "row 17, column 7", "58.3%", "event 12 of 30",
+                 "LearnerNotepad (a live view: run the notebook to use it)",
+                 "Check (counts your mistakes)", "P1 (Miss Scarlett) <b>", "a < b"):
         assert problems(fine) == [], fine
 
 
@@ -109,6 +121,6 @@ def test_every_widget_writes_numbers_one_way():
     texts = [text for view in views for text in (repr(view), visible_text(view._repr_html_()))]
     learner.widget()
     learner.reveal(True)
-    texts += [button.tooltip for button in learner._buttons.values()]
+    texts += [button.tooltip for button in learner.cell_buttons().values()]
     found = [p for text in texts for p in problems(text)]
     assert found == []
