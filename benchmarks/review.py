@@ -12,6 +12,14 @@ target (5 s), also as ratios to a fixed pure-Python loop timed in the same proce
     python benchmarks/review.py                 # 3 games per edition and player count, seat 0
     python benchmarks/review.py --quick         # 1 game each
     python benchmarks/review.py --seat all      # every seat of every game (slow)
+
+Every figure of a review is a count or a gain the engine works out exactly, so a change meant
+only to make the review faster must leave the JSON (``--json``, every other seat's curve
+included) as it was: ``--figures FILE`` writes it for every review timed (after the timing),
+and ``--same-as FILE`` compares it with one written before and names the reviews that differ.
+
+    python benchmarks/review.py --quick --seat all --figures before.json
+    python benchmarks/review.py --quick --seat all --same-as before.json
 """
 
 from __future__ import annotations
@@ -58,8 +66,9 @@ class RankingClock:
             self.calls += 1
 
 
-def time_review(game: Any, seat: int) -> dict[str, Any]:
-    """One review, timed, with the time spent ranking questions (one ranking per turn)."""
+def time_review(game: Any, seat: int) -> tuple[dict[str, Any], Any]:
+    """One review, timed, with the time spent ranking questions (one ranking per turn), and
+    the review."""
     clock = RankingClock()
     reviewing.rank_questions = clock    # type: ignore[assignment]
     try:
@@ -70,7 +79,21 @@ def time_review(game: Any, seat: int) -> dict[str, Any]:
         reviewing.rank_questions = clock.rank
     return {"seconds": seconds, "ranking_s": clock.seconds,
             "ranking_share": clock.seconds / max(seconds, 1e-9), "rankings": clock.calls,
-            "turns": len(review.turns), "events": len(review.record.events)}
+            "turns": len(review.turns), "events": len(review.record.events)}, review
+
+
+def compare(figures: dict[str, Any], before: dict[str, Any]) -> None:
+    """Name the reviews whose JSON differs from ``before`` (or is missing there)."""
+    differ = [label for label, review in figures.items() if before.get(label) != review]
+    missing = [label for label in figures if label not in before]
+    print(f"figures: {len(figures) - len(differ)} of {len(figures)} reviews the same"
+          + (f"; not in the file: {len(missing)}" if missing else ""))
+    for label in differ:
+        if label in before:
+            keys = [k for k in figures[label] if figures[label][k] != before[label].get(k)]
+            print(f"  DIFFERENT {label}: {', '.join(keys)}")
+    if differ:
+        sys.exit(1)
 
 
 def main() -> None:
@@ -79,6 +102,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=None)
     parser.add_argument("--seat", default="0", help="a seat number, or 'all'")
     parser.add_argument("--edition", action="append", help="only these editions")
+    parser.add_argument("--players", type=int, action="append",
+                        help="only these player counts")
+    parser.add_argument("--figures", help="write every review's JSON to this file")
+    parser.add_argument("--same-as", help="compare every review's JSON with this file")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
                                              "review.json"))
     args = parser.parse_args()
@@ -87,7 +114,9 @@ def main() -> None:
     base = baseline()
     print(f"baseline loop: {base * 1000:.1f} ms; {seeds} game(s) per edition and player count, "
           f"seat {args.seat}")
-    plan = games(seeds, args.edition)
+    plan = [g for g in games(seeds, args.edition)
+            if not args.players or g[1] in args.players]
+    figures: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     bar = tqdm(plan, file=sys.stderr, unit="game", disable=None)
     for edition, players, seed in bar:
@@ -95,10 +124,18 @@ def main() -> None:
         seats = range(players) if args.seat == "all" else [int(args.seat) % players]
         for seat in seats:
             bar.set_postfix_str(f"{edition} {players}p seed {seed} seat {seat}")
-            row = {"edition": edition, "players": players, "seed": seed, "seat": seat,
-                   "public_events": len(game.events), **time_review(game, seat)}
-            rows.append(row)
+            timed, review = time_review(game, seat)
+            rows.append({"edition": edition, "players": players, "seed": seed, "seat": seat,
+                         "public_events": len(game.events), **timed})
+            if args.figures or args.same_as:
+                label = f"{edition} {players}p seed {seed} seat {seat}"
+                figures[label] = review.to_dict()
     bar.close()
+    if args.figures:
+        Path(args.figures).write_text(json.dumps(figures, indent=None))
+        print(f"figures of {len(figures)} reviews written to {args.figures}")
+    if args.same_as:
+        compare(figures, json.loads(Path(args.same_as).read_text()))
     times = [r["seconds"] for r in rows]
     worst = sorted(rows, key=lambda r: -r["seconds"])
     over = [r for r in rows if r["seconds"] > TARGET_S]
