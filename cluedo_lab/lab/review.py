@@ -507,11 +507,21 @@ class _Positions:
         return self.point(count).certain
 
     def certain_from(self) -> int | None:
-        """The fewest events after which the envelope is certain (None: never), by bisection:
-        events only ever rule deals out, so certainty once reached stays."""
-        low, high = 0, len(self)
+        """The fewest events after which the envelope is certain (None: never). Events only
+        ever rule deals out, so certainty once reached stays: steps back from the end, each
+        twice the last, find a position where it is not yet certain, then bisection. Most
+        seats become certain near the end if at all, where positions with few deals left
+        are quick to count, and the first step back often settles it."""
+        high = len(self)
         if not self.certain(high):
             return None
+        step, low = 1, 0
+        while high > 0:
+            probe = max(0, high - step)
+            if not self.certain(probe):
+                low = probe + 1
+                break
+            high, step = probe, 2 * step
         while low < high:
             middle = (low + high) // 2
             if self.certain(middle):
