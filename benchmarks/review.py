@@ -2,12 +2,13 @@
 
 Every game of the whole-game corpus (``benchmarks/corpus.py``: seeded bot games of every
 edition and player count, played to the end; the longest, a 98-event public record, is a
-Clue 2023 game) is reviewed for one seat: the replay, every seat's count and envelope entropy
-after every event, and the ranking of every legal question at each of the seat's turns (in
-its room and in every room within reach). Each review is timed once (a review takes seconds:
-the machine's other load matters less than for the millisecond benchmarks); the report gives
-p50, p90 and the worst, the share of the time spent ranking questions, and the games over the
-target (5 s), also as ratios to a fixed pure-Python loop timed in the same process.
+Clue 2023 game) is reviewed for one seat: the replay, the seat's count and envelope entropy
+after every event, when each other seat could have known the solution, and the ranking of
+every legal question at each of the seat's turns (in its room and in every room within
+reach). Each review is timed once (a review takes seconds: the machine's other load matters
+less than for the millisecond benchmarks); the report gives p50, p90 and the worst, the share
+of the time spent ranking questions, and the games over the target (5 s), also as ratios to
+a fixed pure-Python loop timed in the same process.
 
     python benchmarks/review.py                 # 3 games per edition and player count, seat 0
     python benchmarks/review.py --quick         # 1 game each
@@ -16,7 +17,8 @@ target (5 s), also as ratios to a fixed pure-Python loop timed in the same proce
 Every figure of a review is a count or a gain the engine works out exactly, so a change meant
 only to make the review faster must leave the JSON (``--json``, every other seat's curve
 included) as it was: ``--figures FILE`` writes it for every review timed (after the timing),
-and ``--same-as FILE`` compares it with one written before and names the reviews that differ.
+and ``--same-as FILE`` compares it with one written before and names the reviews that differ
+(both also time the JSON: the others' curves it counts).
 
     python benchmarks/review.py --quick --seat all --figures before.json
     python benchmarks/review.py --quick --seat all --same-as before.json
@@ -129,7 +131,9 @@ def main() -> None:
                          "public_events": len(game.events), **timed})
             if args.figures or args.same_as:
                 label = f"{edition} {players}p seed {seed} seat {seat}"
+                start = time.perf_counter()
                 figures[label] = review.to_dict()
+                rows[-1]["json_s"] = time.perf_counter() - start
     bar.close()
     if args.figures:
         Path(args.figures).write_text(json.dumps(figures, indent=None))
@@ -144,6 +148,10 @@ def main() -> None:
           f"(worst / baseline {max(times) / base:.0f}); over {TARGET_S:g} s: {len(over)}")
     print(f"share of the time ranking questions: median "
           f"{percentile([r['ranking_share'] for r in rows], 50):.2f}")
+    if figures:
+        extra = [r["json_s"] for r in rows]
+        print(f"the JSON after the review (every other seat's curve): p50 "
+              f"{percentile(extra, 50):.2f} s, worst {max(extra):.2f} s")
     print(f"\n{'game':48} {'events':>6} {'turns':>5} {'s':>7} {'ranking':>7}")
     for r in worst[:10]:
         label = f"{r['edition']} {r['players']}p seed {r['seed']} seat {r['seat']}"
@@ -156,6 +164,9 @@ def main() -> None:
                "p50_s": percentile(times, 50), "p90_s": percentile(times, 90),
                "worst_s": max(times), "over_target": len(over), "target_s": TARGET_S,
                "worst": worst[:10]}
+    if figures:
+        summary |= {"json_p50_s": percentile([r["json_s"] for r in rows], 50),
+                    "json_worst_s": max(r["json_s"] for r in rows)}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
     print(f"\nwritten to {args.out}")
