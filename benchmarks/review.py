@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import play  # noqa: E402
 from benchmarks.run import baseline, percentile  # noqa: E402
+from cluedo_lab.lab import action_gains  # noqa: E402
 from cluedo_lab.lab import review as reviewing  # noqa: E402
 from cluedo_lab.rules.edition import all_editions  # noqa: E402
 
@@ -51,8 +52,8 @@ def games(seeds: int, editions: list[str] | None) -> list[tuple[str, int, int]]:
 
 
 class RankingClock:
-    """The review's ``rank_questions``, timed call by call (a profiler would slow the
-    counting it measures several times over)."""
+    """``rank_questions`` as the review and the action cards' values call it, timed call by
+    call (a profiler would slow the counting it measures several times over)."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
@@ -69,16 +70,18 @@ class RankingClock:
 
 
 def time_review(game: Any, seat: int) -> tuple[dict[str, Any], Any]:
-    """One review, timed, with the time spent ranking questions (one ranking per turn), and
-    the review."""
+    """One review, timed, with the time spent ranking questions (one ranking per position:
+    a turn's question, and in the 2002 card game the action card played), and the review."""
     clock = RankingClock()
-    reviewing.rank_questions = clock    # type: ignore[assignment]
+    for module in (reviewing, action_gains):
+        module.rank_questions = clock    # type: ignore[attr-defined]
     try:
         start = time.perf_counter()
         review = reviewing.review_game(game, seat)
         seconds = time.perf_counter() - start
     finally:
-        reviewing.rank_questions = clock.rank
+        for module in (reviewing, action_gains):
+            module.rank_questions = clock.rank    # type: ignore[attr-defined]
     return {"seconds": seconds, "ranking_s": clock.seconds,
             "ranking_share": clock.seconds / max(seconds, 1e-9), "rankings": clock.calls,
             "turns": len(review.turns), "events": len(review.record.events)}, review
