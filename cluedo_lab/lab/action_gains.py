@@ -19,6 +19,8 @@ asked from the destination chosen, on what is known when the card is played.
 from __future__ import annotations
 
 import itertools
+import math
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -186,11 +188,16 @@ def _open(knowledge: Knowledge, place: str, cards: Iterable[str]) -> list[str]:
     return [c for c in cards if knowledge.probability(c, place)]
 
 
-def _alike(knowledge: Knowledge, cards: Sequence[str]) -> list[tuple[str, int]]:
-    """``cards`` by the classes the record cannot tell apart: one of each, and how many."""
+def _groups(knowledge: Knowledge, cards: Sequence[str]) -> list[list[str]]:
+    """``cards`` by the classes the record cannot tell apart."""
     chosen = set(cards)
     groups = [[c for c in members if c in chosen] for members in knowledge.card_classes]
-    return [(group[0], len(group)) for group in groups if group]
+    return [group for group in groups if group]
+
+
+def _alike(knowledge: Knowledge, cards: Sequence[str]) -> list[tuple[str, int]]:
+    """``cards`` by the classes the record cannot tell apart: one of each, and how many."""
+    return [(group[0], len(group)) for group in _groups(knowledge, cards)]
 
 
 def _snoop(knowledge: Knowledge, target: str) -> Iterator[Outcome]:
@@ -202,33 +209,44 @@ def _snoop(knowledge: Knowledge, target: str) -> Iterator[Outcome]:
 
 
 def _sleuth(knowledge: Knowledge, seat: str, kind: ActionCardKind) -> Iterator[Outcome]:
-    """Every opponent shows one card of the feature (their choice) or says they have none."""
+    """Every opponent shows one card of the feature (their choice) or says they have none.
+    Answers differing only by cards the record cannot tell apart are as likely and teach as
+    much: one of them stands for all, an answer being which class each opponent shows from
+    (the cards of a class shown go to the opponents in turn)."""
     assert kind.feature is not None and kind.value is not None
     wanted = [c.id for c in knowledge.edition.cards_with(kind.feature, kind.value)]
-    answers = [[None, *_open(knowledge, who, wanted)]
-               for who in knowledge.record.answer_order(seat)]
-    for combo in itertools.product(*answers):
-        shown = [c for c in combo if c is not None]
-        if len(shown) != len(set(shown)):
+    groups = _groups(knowledge, wanted)
+    order = knowledge.record.answer_order(seat)
+    answers = [[None, *(g for g, members in enumerate(groups)
+                        if knowledge.probability(members[0], who))] for who in order]
+    for pattern in itertools.product(*answers):
+        shown = Counter(g for g in pattern if g is not None)
+        if any(n > len(groups[g]) for g, n in shown.items()):
             continue
+        dealt = Counter[int]()
         outcome = []
-        for who, card in zip(knowledge.record.answer_order(seat), combo, strict=True):
-            outcome += [_c(cons.LACKS, who, [c]) for c in wanted] if card is None else \
-                [_c(cons.HOLDS, who, [card]), _c(cons.CHOICE, who, wanted)]
-        yield outcome, 1
+        for who, g in zip(order, pattern, strict=True):
+            if g is None:
+                outcome += [_c(cons.LACKS, who, [c]) for c in wanted]
+            else:
+                outcome += [_c(cons.HOLDS, who, [groups[g][dealt[g]]]),
+                            _c(cons.CHOICE, who, wanted)]
+                dealt[g] += 1
+        yield outcome, math.prod(math.perm(len(groups[g]), n) for g, n in shown.items())
 
 
 def _tip(knowledge: Knowledge, target: str, kind: ActionCardKind) -> Iterator[Outcome]:
-    """All of ``target``'s cards of a category, or one card of a feature (their choice)."""
+    """All of ``target``'s cards of a category (as with Super Sleuth, one set of cards stands
+    for every set with as many of each class), or one card of a feature (their choice)."""
     edition = knowledge.edition
     if kind.all:
         assert kind.category is not None
         cards = [c.id for c in edition.category(kind.category).cards]
-        possible = _open(knowledge, target, cards)
-        for size in range(len(possible) + 1):
-            for held in itertools.combinations(possible, size):
-                yield [_c(cons.HOLDS if c in held else cons.LACKS, target, [c])
-                       for c in cards], 1
+        groups = _groups(knowledge, _open(knowledge, target, cards))
+        for counts in itertools.product(*(range(len(g) + 1) for g in groups)):
+            held = {c for g, n in zip(groups, counts, strict=True) for c in g[:n]}
+            yield [_c(cons.HOLDS if c in held else cons.LACKS, target, [c]) for c in cards], \
+                math.prod(math.comb(len(g), n) for g, n in zip(groups, counts, strict=True))
         return
     assert kind.feature is not None and kind.value is not None
     wanted = [c.id for c in edition.cards_with(kind.feature, kind.value)]

@@ -51,6 +51,7 @@ from ..games.card_2002 import CardGame2002
 from ..games.factory import game_from_json
 from ..games.game import Action, Game
 from ..knowledge import Knowledge, legal_questions, rank_questions
+from ..knowledge import constraints as cons
 from ..knowledge.advice import Option, entropy
 from ..records import Accuse, AllSnoop, Event, PrivateTip, Record, Snoop, Suggest, SuperSleuth
 from ..rules.edition import Edition
@@ -115,7 +116,8 @@ class SeatCurve:
 class OtherSeat:
     """Another seat of the game: when the envelope became certain for it, from its own
     record (found in a few counts: certainty, once reached, stays), how (``how``: an
-    accusation told them, or ""), and its curve, counted when first asked for."""
+    accusation told them, or ""), and its curve, counted when first asked for (the positions
+    the search for certainty counted are not counted again)."""
 
     def __init__(self, seat: str, positions: _Positions, how: Callable[[int], str]):
         self.seat = seat
@@ -131,11 +133,7 @@ class OtherSeat:
 
     def learned(self, event: int) -> float:
         """Bits of the envelope ``event`` took from this seat's uncertainty (its own record)."""
-        if self._curve is not None:
-            before, after = self._curve.points[event - 1], self._curve.points[event]
-        else:
-            before, after = self._positions.point(event - 1), self._positions.point(event)
-            self._positions.cache.clear()
+        before, after = self._positions.point(event - 1), self._positions.point(event)
         return before.entropy - after.entropy
 
     def __repr__(self) -> str:
@@ -442,16 +440,34 @@ def _played(action: Action) -> str:
 # -- positions ---------------------------------------------------------------------------------
 
 class _Positions:
-    """A seat's record cut after each number of events, counted once each on demand."""
+    """A seat's record cut after each number of events, each position counted at most once.
+
+    A position's point (deals, entropy, certainty) and its certain cells are kept; its
+    :class:`Knowledge` only while asked for with :meth:`at` (the questions ranked there need
+    it). An event whose every constraint already holds in every deal that fits the events
+    before it (a player who passes on cards known not to be theirs, a card shown that was
+    known to be there) rules no deal out: the point after it is the point before it, read
+    without a count. On a long record about half the events are such."""
 
     def __init__(self, data: Mapping[str, Any], edition: Edition):
         self.data = dict(data)
         self.events = list(data.get("events", []))
         self.edition = edition
         self.cache: dict[int, Knowledge] = {}
+        self.points: dict[int, Point] = {}
+        self.known: dict[int, Mapping[Cell, bool]] = {}
+        self._record: Record | None = None
 
     def __len__(self) -> int:
         return len(self.events)
+
+    @property
+    def record(self) -> Record:
+        """The whole record."""
+        if self._record is None:
+            self._record = self.at(len(self)).record if len(self) in self.cache else \
+                Record.from_dict(self.data, edition=self.edition)
+        return self._record
 
     def at(self, count: int) -> Knowledge:
         if count not in self.cache:
@@ -460,38 +476,79 @@ class _Positions:
             self.cache[count] = Knowledge(record)
         return self.cache[count]
 
-    def point(self, count: int) -> Point:
+    def point(self, count: int, keep: bool = False) -> Point:
+        """The position after ``count`` events; its Knowledge stays cached if ``keep`` (or
+        if it was already)."""
+        if count not in self.points:
+            if count - 1 in self.known and self._rules_nothing_out(count):
+                self.points[count] = replace(self.points[count - 1], event=count)
+                self.known[count] = self.known[count - 1]
+            else:
+                self._count(count, keep or count in self.cache)
+        return self.points[count]
+
+    def _count(self, count: int, keep: bool) -> None:
         k = self.at(count)
         envelopes = k.envelope_distribution()
-        return Point(count, k.consistent_deals, entropy(envelopes.values()),
-                     len(envelopes) == 1)
+        self.points[count] = Point(count, k.consistent_deals, entropy(envelopes.values()),
+                                   len(envelopes) == 1)
+        self.known[count] = k.known()
+        if not keep:
+            del self.cache[count]
+
+    def _rules_nothing_out(self, count: int) -> bool:
+        """Does event ``count`` hold in every deal that fits the events before it?"""
+        known = self.known[count - 1]
+        record = self.record
+        return all(_holds(known, c)
+                   for c in cons.event_constraints(record, record.events[count - 1]))
 
     def certain(self, count: int) -> bool:
-        return len(self.at(count).envelope_distribution()) == 1
+        return self.point(count).certain
 
     def certain_from(self) -> int | None:
-        """The fewest events after which the envelope is certain (None: never), by bisection:
-        events only ever rule deals out, so certainty once reached stays."""
-        low, high = 0, len(self)
+        """The fewest events after which the envelope is certain (None: never). Events only
+        ever rule deals out, so certainty once reached stays: steps back from the end, each
+        twice the last, find a position where it is not yet certain, then bisection. Most
+        seats become certain near the end if at all, where positions with few deals left
+        are quick to count, and the first step back often settles it."""
+        high = len(self)
         if not self.certain(high):
             return None
+        step, low = 1, 0
+        while high > 0:
+            probe = max(0, high - step)
+            if not self.certain(probe):
+                low = probe + 1
+                break
+            high, step = probe, 2 * step
         while low < high:
             middle = (low + high) // 2
             if self.certain(middle):
                 high = middle
             else:
                 low = middle + 1
-        self.cache.clear()
         return low
 
     def curve(self, seat: str, keep: Callable[[int], bool] = lambda n: False) -> SeatCurve:
-        """Every position's point; the counts ``keep`` names stay cached, the others go."""
-        points = []
-        for count in range(len(self) + 1):
-            points.append(self.point(count))
-            if not keep(count):
-                self.cache.pop(count, None)
-        return SeatCurve(seat, tuple(points))
+        """Every position's point; the Knowledge of the counts ``keep`` names stays cached."""
+        return SeatCurve(seat, tuple(self.point(count, keep(count))
+                                     for count in range(len(self) + 1)))
+
+
+def _holds(known: Mapping[Cell, bool], constraint: cons.Constraint) -> bool:
+    """Does ``constraint`` hold in every deal where the ``known`` cells are as they are?
+    (Only the uniform model's kinds: a refuter's choice weighs deals, it never holds.)"""
+    kind, place, cards = constraint.kind, constraint.place, constraint.cards
+    if kind == cons.HOLDS:
+        return all(known.get((c, place)) is True for c in cards)
+    if kind == cons.LACKS:
+        return all(known.get((c, place)) is False for c in cards)
+    if kind == cons.HOLDS_ONE_OF:
+        return any(known.get((c, place)) is True for c in cards)
+    if kind == cons.NOT_ALL:
+        return any(known.get((c, place)) is False for c in cards)
+    return False
 
 
 # -- reviewing ---------------------------------------------------------------------------------
@@ -505,8 +562,8 @@ def review_game(game: Game, seat: str | int,
     name = game.names[index]
     turns = _replay(game, index)
     positions = _Positions(game.record_for(index), game.edition)
-    record = positions.at(len(positions)).record
-    needed = _needed(turns, record, marks)
+    record = positions.record
+    needed = _needed(turns, record)
     curve = positions.curve(name, needed.__contains__)
     reviewed = [_review_turn(turn, positions, record, name) for turn in turns]
     others = [OtherSeat(game.names[s], _Positions(game.record_for(s), game.edition),
@@ -533,7 +590,7 @@ def review_record(record: Record, seat: str | None = None,
              for n, e in enumerate((e for e in record.events
                                     if isinstance(e, (Suggest, *ACTION_EVENTS))
                                     and e.by == observer), start=1)]
-    needed = _needed(turns, record, marks)
+    needed = _needed(turns, record)
     curve = positions.curve(observer, needed.__contains__)
     reviewed = [_review_turn(turn, positions, record, observer) for turn in turns]
     notes = ["a record, not a saved game: the turns of the others are not known, nor "
@@ -596,13 +653,11 @@ def _seat_index(names: Sequence[str], seat: str | int) -> int:
     raise ReviewError(f"no seat {seat!r}; the players are {', '.join(names)}")
 
 
-def _needed(turns: Sequence[_Turn], record: Record,
-            marks: Mapping[int, Any] | None) -> set[int]:
-    """The positions looked at again after the curve: before each question, at the end of
-    each turn without one, before each accusation, and where the learner's marks were kept."""
+def _needed(turns: Sequence[_Turn], record: Record) -> set[int]:
+    """The positions whose Knowledge is looked at again after the curve: before each
+    question, at the end of each turn without one, and before each accusation."""
     out = {_position(t) for t in turns} | {t.play_at for t in turns if t.play_at is not None}
-    out |= {e.position - 1 for e in record.events if isinstance(e, Accuse)}
-    return out | set(marks or ())
+    return out | {e.position - 1 for e in record.events if isinstance(e, Accuse)}
 
 
 def _position(turn: _Turn) -> int:
@@ -742,7 +797,8 @@ def _learner(positions: _Positions, marks: Mapping[int, Mapping[Cell, str]] | No
         if not 0 <= event <= len(positions):
             raise ReviewError(f"learner marks after event {event}: the record has "
                               f"{len(positions)} events")
-        known = positions.at(event).known()
+        positions.point(event)
+        known = positions.known[event]
         said = {cell: mark == "holds" for cell, mark in page.items() if mark != "maybe"}
         wrong = sorted(c for c, v in said.items() if c in known and known[c] != v)
         missed = sorted(c for c, v in known.items() if said.get(c) != v and c not in wrong)

@@ -179,6 +179,35 @@ def test_every_figure_matches_the_oracle(case):
                  for n in range(len(theirs["events"]) + 1)], abs=1e-12)
 
 
+def test_an_event_that_rules_no_deal_out_is_not_counted_again(monkeypatch):
+    """A curve reads the point after an event that holds in every deal already fitting (a
+    pass on cards known elsewhere) off the point before it: fewer counts than positions,
+    and every point still the count of its own prefix."""
+    import cluedo_lab.lab.review as reviewing
+    from cluedo_lab.knowledge import Knowledge
+    counts = 0
+
+    class Counting(Knowledge):
+        def __init__(self, *args, **kwargs):
+            nonlocal counts
+            counts += 1
+            super().__init__(*args, **kwargs)
+
+    game = played("cluedo-classic-1949", 4, 1)
+    monkeypatch.setattr(reviewing, "Knowledge", Counting)
+    review = review_game(game, 0)
+    for other in review.others:
+        counts = 0
+        curve = other.curve()
+        assert counts < len(curve.points)
+        theirs = game.record_for(game.names.index(other.seat))
+        for point in curve.points:
+            k = Knowledge(Record.from_dict(prefix(theirs, point.event)))
+            envelopes = k.envelope_distribution()
+            assert (point.deals, point.entropy, point.certain) == \
+                (k.consistent_deals, entropy(envelopes.values()), len(envelopes) == 1)
+
+
 def test_the_small_games_have_questions_accusations_and_certainty():
     """The oracle test above checks something: its games ask, accuse and become certain."""
     reviews = [review_game(small_game(*case), 0) for case in SMALL]
