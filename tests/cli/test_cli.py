@@ -474,3 +474,34 @@ def test_record_needs_one_existing_seat(capsys, tmp_path, argv, says):
 def test_record_of_a_file_that_is_not_a_saved_game_exits_2(capsys, tmp_path):
     code, _, err = run(capsys, "record", write(tmp_path, "{\"x\": 1}"), "--public")
     assert code == 2 and "field 'x': unknown" in err and err.count("\n") == 1
+
+
+COMMANDS = ["solve", "explain", "dimacs", "play", "record", "simulate", "editions", "lessons",
+            "puzzle", "review", "puzzle-book", "grade"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_parser_for_one_command_reads_as_the_whole(command, capsys):
+    """The command line builds only the parser of the subcommand it runs: its help is the
+    same as in the whole, and so is the top usage (printed for a stray argument)."""
+    from cluedo_lab.cli import parser
+    helps = []
+    for built in (parser(), parser(command)):
+        with pytest.raises(SystemExit):
+            built.parse_args([command, "--help"])
+        helps.append((built.format_usage(), capsys.readouterr().out))
+    assert helps[0] == helps[1]
+    assert command in helps[0][1]
+
+
+def test_stray_argument_and_mistyped_command_list_every_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", CLASSIC, "extra"])
+    stray = capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["slove", CLASSIC])
+    mistyped = capsys.readouterr().err
+    for command in COMMANDS:
+        assert command in stray.splitlines()[1]
+        assert repr(command) in mistyped
+    assert "unrecognized arguments: extra" in stray
