@@ -42,6 +42,11 @@ def boards_dir() -> Path:
     return data_dir() / "boards"
 
 
+def board_ids(directory: Path | None = None) -> list[str]:
+    """Ids of the boards shipped in ``data/boards`` (or another folder), sorted."""
+    return sorted(p.stem for p in (directory or boards_dir()).glob("*.txt"))
+
+
 def clue_deck_path() -> Path:
     return data_dir() / "clue-cards-2023.toml"
 
