@@ -505,3 +505,27 @@ def test_stray_argument_and_mistyped_command_list_every_command(capsys):
         assert command in stray.splitlines()[1]
         assert repr(command) in mistyped
     assert "unrecognized arguments: extra" in stray
+
+
+def test_solve_imports_only_what_it_uses():
+    """``cluedo-lab solve`` on a classic record starts without the board, variants, OpenSSL
+    or importlib.resources (``benchmarks/import_time.py`` times the start), and on a record
+    with its own deck without the TOML reader too."""
+    import subprocess
+    import sys
+
+    def loaded(record: str) -> set[str]:
+        code = ("import sys, io, contextlib\nfrom cluedo_lab.cli import main\n"
+                "with contextlib.redirect_stdout(io.StringIO()):\n"
+                f"    assert main(['solve', {record!r}]) == 0\n"
+                "print(' '.join(sys.modules))")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True)
+        return set(done.stdout.split())
+
+    unused = {"cluedo_lab.rules.board", "cluedo_lab.rules.variant", "hashlib",
+              "importlib.resources", "networkx", "cluedo_lab.knowledge.advice"}
+    classic = loaded(CLASSIC)
+    assert "tomllib" in classic and "cluedo_lab.knowledge.engine" in classic
+    assert not classic & unused
+    assert not loaded(PUBLIC) & (unused | {"tomllib"})
