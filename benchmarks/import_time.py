@@ -11,13 +11,18 @@ this process, so runs on different machines compare.
 under 3x), and for it the import cost of each layer: ``python -X importtime`` lists every
 module's own import time, added up here by layer (the fastest of the runs per module).
 
-    python benchmarks/import_time.py [--json]
+Every process may write and reuse compiled bytecode (``__pycache__``), as an installed kit does:
+with ``PYTHONDONTWRITEBYTECODE`` set, each start would compile the kit's modules again and the
+figures would time the compiler. A first, untimed run of each statement fills the cache.
+
+    python benchmarks/import_time.py [--json] [--repeats N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import subprocess
@@ -51,6 +56,7 @@ IMPORTS = [
     ("sympy alone", "import sympy"),
 ]
 HEAVY = ("networkx", "sympy", "ipywidgets", "IPython")
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
 def timed(statement: str, repeats: int = 5) -> tuple[float, list[str]]:
@@ -61,10 +67,12 @@ def timed(statement: str, repeats: int = 5) -> tuple[float, list[str]]:
             "with contextlib.redirect_stdout(io.StringIO()):\n    " + statement +
             f"\nprint(' '.join(sorted(m for m in sys.modules if m in {HEAVY!r})))")
     best, heavy = float("inf"), []
+    subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, cwd=ROOT,
+                   env=ENV)
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True, cwd=ROOT).stdout
+                             check=True, cwd=ROOT, env=ENV).stdout
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         best = min(best, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         loaded = out.splitlines()
@@ -78,7 +86,8 @@ def by_layer(statement: str, repeats: int = 5) -> dict[str, float]:
     fastest: dict[str, int] = {}
     for _ in range(repeats):
         err = subprocess.run([sys.executable, "-X", "importtime", "-c", statement],
-                             capture_output=True, text=True, check=True, cwd=ROOT).stderr
+                             capture_output=True, text=True, check=True, cwd=ROOT,
+                             env=ENV).stderr
         for line in err.splitlines():
             found = re.match(r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)", line)
             if found:
@@ -96,17 +105,19 @@ def by_layer(statement: str, repeats: int = 5) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="runs of each process, the fastest kept (more on a busy machine)")
     args = parser.parse_args()
     base = baseline()
     rows = []
     for label, statement in IMPORTS:
-        seconds, heavy = timed(statement)
+        seconds, heavy = timed(statement, args.repeats)
         rows.append({"import": label, "ms": round(seconds * 1000, 1),
                      "ratio": round(seconds / base, 2), "loads": heavy})
     bare = rows[0]["ms"]
     for row in rows:
         row["over_python"] = round(row["ms"] / bare, 2)
-    layers = by_layer(SOLVE)
+    layers = by_layer(SOLVE, args.repeats)
     if args.json:
         print(json.dumps({"baseline_ms": round(base * 1000, 1), "imports": rows,
                           "solve_layers_ms": {k: round(v * 1000, 1) for k, v in layers.items()}},

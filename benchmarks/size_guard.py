@@ -4,18 +4,20 @@ The grid: custom decks from 6x6x9 to 10x10x20 cards, 2, 4 and 6 players, one see
 each played to the end by the corpus's bots (``benchmarks/corpus.py``), and of each game the
 public record at its middle and at its end and seat 0's record at its middle. Each record is
 counted (the card table and the envelope distribution, as ``Knowledge`` gives them) in a
-child process with a time cap, so no record can hang the run:
+child process with a cap on its processor time, so no record can hang the run:
 
 1. under the guard (the default budget): the figures of an admitted record are its cost;
 2. a refused record is counted again without the guard (up to the cap) to see what it would
    have cost.
 
 The goal: the guard refuses nothing that finishes in 10 s and admits nothing that takes over
-30 s or 1 GB. The time limit is processor time (``MAX_COUNT_SECONDS``), so a busy machine
-refuses about what a quiet one does, but each refusal then takes longer on the wall clock.
-Times are also given as ratios to the pure-Python baseline loop of ``benchmarks/run.py``
-measured in the same run (1 seed per cell of the grid). The calibration printed at the end
-(bytes per state, states per second) is what ``cluedo_lab/rules/limits.py`` states.
+30 s or 1 GB. The guard counts work, not time (``MAX_COUNT_WORK``: the moves a DP tries, each
+weighed by ``WORK_PER_MOVE``), so a record is refused or admitted alike on any machine; the
+seconds are this machine's processor time (user and system, so the other processes of a busy
+machine barely change them; the wall clock is reported too). Times are also given as ratios
+to the pure-Python baseline loop of ``benchmarks/run.py`` measured in the same run (1 seed
+per cell of the grid). The calibration printed at the end (bytes per state, processor time
+per unit of work by DP) is what ``cluedo_lab/rules/limits.py`` states.
 
     python benchmarks/size_guard.py             # the grid, about ten minutes
     python benchmarks/size_guard.py --cap 20 --decks 6x6x9,8x8x12
@@ -25,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -72,27 +76,35 @@ def records(shapes: list[str], seed: int) -> list[tuple[str, dict[str, Any]]]:
 
 
 def child(guarded: bool) -> None:
-    """Count the record on stdin; print its figures as one JSON line."""
+    """Count the record on stdin; print its figures as one JSON line. Unguarded, the count
+    runs on the DP the guard would choose (its states limit picks it) with no budget."""
     from cluedo_lab.knowledge import constraints as cons
     from cluedo_lab.knowledge.counting import routes
     from cluedo_lab.knowledge.counting.prepared import prepare
+    from cluedo_lab.knowledge.counting.step_dp import Budget
     from cluedo_lab.knowledge.engine import Knowledge
     from cluedo_lab.records import Record
     from cluedo_lab.rules.errors import ProblemTooLarge
+    from cluedo_lab.rules.limits import WORK_PER_MOVE
+
+    if not guarded:
+        routes._budget = lambda *args: Budget()
 
     record = Record.from_dict(json.loads(sys.stdin.read()))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     out: dict[str, Any] = {}
     try:
-        k = Knowledge(record, max_states=routes.MAX_STATES if guarded else None)
+        k = Knowledge(record, max_states=routes.MAX_STATES)
         k.envelope_distribution()
         solution = k._solution
         out.update(admitted=True, engine=solution.engine, states=solution.states,
-                   moves=solution.moves)
+                   moves=solution.moves,
+                   work=solution.moves * WORK_PER_MOVE.get(solution.engine, 0))
     except ProblemTooLarge as refusal:
         out.update(admitted=False, message=str(refusal))
-    out["seconds"] = time.perf_counter() - start
+    out["seconds"] = time.process_time() - cpu
+    out["wall_seconds"] = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     out["peak_bytes"] = max(0, peak - before) * 1024
     prep = prepare(cons.problem(record, cons.all_constraints(record)), "envelope")
@@ -102,11 +114,18 @@ def child(guarded: bool) -> None:
 
 
 def run_child(record: dict[str, Any], guarded: bool, cap: float) -> dict[str, Any]:
+    """The figures of a child process counting ``record``, stopped after ``cap`` seconds of
+    processor time (the wall clock is allowed ten times as much, for a busy machine)."""
     command = [sys.executable, __file__, "--child", "guarded" if guarded else "free"]
+
+    def limit_cpu() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(cap), math.ceil(cap) + 5))
     try:
         done = subprocess.run(command, input=json.dumps(record), capture_output=True,
-                              text=True, timeout=cap)
+                              text=True, timeout=10 * cap, preexec_fn=limit_cpu)
     except subprocess.TimeoutExpired:
+        return {"timeout": True, "seconds": cap}
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return {"timeout": True, "seconds": cap}
     if done.returncode:
         return {"error": done.stderr.strip().splitlines()[-1:], "seconds": 0.0}
@@ -118,7 +137,8 @@ def main() -> None:
     parser.add_argument("--child", choices=("guarded", "free"))
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cap", type=float, default=45.0, help="seconds per record")
+    parser.add_argument("--cap", type=float, default=45.0,
+                        help="processor seconds per record")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
                                              "size_guard.json"))
     args = parser.parse_args()
@@ -131,7 +151,8 @@ def main() -> None:
     base = baseline()
     grid = records(args.decks.split(","), args.seed)
     print(f"baseline loop {base * 1000:.1f} ms; {len(grid)} records (seed {args.seed}); "
-          f"budget {limits.MAX_COUNT_STATES:,} states, {limits.MAX_COUNT_SECONDS:.0f} s; "
+          f"budget {limits.MAX_COUNT_STATES:,} states, {limits.MAX_COUNT_WORK:,} work "
+          f"(per move {limits.WORK_PER_MOVE}); "
           f"cap {args.cap:.0f} s a record")
     rows = []
     for label, record in grid:
@@ -143,9 +164,10 @@ def main() -> None:
                    "refused" if "message" in guarded else
                    "TIMED OUT under the guard" if guarded.get("timeout") else "error")
         cost = ("over the cap" if free.get("timeout") else
-                f"{free['seconds']:.2f} s ({free['seconds'] / base:.0f}x), "
-                f"{free.get('peak_bytes', 0) / 1e6:.0f} MB, {free.get('states', 0):,} states, "
-                f"{free.get('moves', 0):,} moves, bound {free.get('bound', 0):,}")
+                f"{free['seconds']:.2f} s ({free['seconds'] / base:.0f}x; wall "
+                f"{free['wall_seconds']:.1f} s), {free.get('peak_bytes', 0) / 1e6:.0f} MB, "
+                f"{free.get('states', 0):,} states, {free.get('moves', 0):,} moves, work "
+                f"{free.get('work', 0):,} ({free.get('engine')}), bound {free.get('bound', 0):,}")
         refusal = (f" after {guarded['seconds']:.1f} s" if verdict == "refused" else "")
         print(f"  {label}: {verdict}{refusal}; unguarded {cost}", flush=True)
     report(rows, base)
@@ -169,13 +191,17 @@ def report(rows: list[dict[str, Any]], base: float) -> None:
     measured = [r["free"] for r in rows if r["free"].get("states", 0) > 10_000]
     if measured:
         per_state = [m["peak_bytes"] / m["states"] for m in measured]
-        per_second = [m["states"] / m["seconds"] for m in measured]
-        print(f"calibration over the {len(measured)} counts of over 10,000 states: bytes "
-              f"per state median {statistics.median(per_state):,.0f}, most "
-              f"{max(per_state):,.0f}; states per second median "
-              f"{statistics.median(per_second):,.0f}, least {min(per_second):,.0f} "
-              f"(baseline loop {base * 1000:.0f} ms)")
-
+        print(f"bytes per state over the {len(measured)} counts of over 10,000 states: median "
+              f"{statistics.median(per_state):,.0f}, most {max(per_state):,.0f}")
+    for engine in ("sweep", "capacity"):
+        timed = [r["free"] for r in rows if r["free"].get("engine") == engine
+                 and r["free"].get("work", 0) >= 10_000]
+        if timed:
+            per_work = [m["seconds"] / m["work"] * 1e6 for m in timed]
+            print(f"{engine} DP, {len(timed)} counts of at least 10,000 units of work: "
+                  f"processor µs per unit median {statistics.median(per_work):.1f}, least "
+                  f"{min(per_work):.1f}, most {max(per_work):.1f} (baseline loop "
+                  f"{base * 1000:.0f} ms)")
 
 if __name__ == "__main__":
     main()

@@ -227,11 +227,31 @@ def _lessons(args: argparse.Namespace) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="cluedo-lab", description=__doc__.splitlines()[0])
-    sub = top.add_subparsers(dest="command", required=True)
+class _Unused:
+    """Takes the arguments of a subcommand that this run does not parse."""
 
-    solve = sub.add_parser("solve", help="what a record makes certain, and the exact chances")
+    def add_argument(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def set_defaults(self, **kwargs: object) -> None:
+        pass
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line. When ``command`` names a subcommand, only its parser is built (the
+    usage line still lists them all); the others would cost a tenth of ``cluedo-lab solve``'s
+    start. Otherwise (help, a mistyped name) every one is built."""
+    top = argparse.ArgumentParser(prog="cluedo-lab", description=__doc__.splitlines()[0])
+    subparsers = top.add_subparsers(dest="command", required=True)
+    names: list[str] = []
+
+    def add_parser(name: str, help: str) -> argparse.ArgumentParser | _Unused:
+        names.append(name)
+        if command in (None, name):
+            return subparsers.add_parser(name, help=help)
+        return _Unused()
+
+    solve = add_parser("solve", help="what a record makes certain, and the exact chances")
     solve.add_argument("record", help="a game record (JSON, see docs/records.md)")
     solve.add_argument("--json", action="store_true", help="machine-readable output")
     solve.add_argument("--model", default="uniform", choices=["uniform", "refuter-uniform"])
@@ -239,19 +259,19 @@ def parser() -> argparse.ArgumentParser:
                        help="how chances are written (default percent; fraction is exact)")
     solve.set_defaults(run=_solve)
 
-    explain = sub.add_parser("explain", help="why a known cell is known")
+    explain = add_parser("explain", help="why a known cell is known")
     explain.add_argument("record")
     explain.add_argument("card")
     explain.add_argument("place", help="a player's name or 'envelope'")
     explain.add_argument("--model", default="uniform", choices=["uniform", "refuter-uniform"])
     explain.set_defaults(run=_explain)
 
-    dimacs = sub.add_parser("dimacs", help="the record as CNF in DIMACS format")
+    dimacs = add_parser("dimacs", help="the record as CNF in DIMACS format")
     dimacs.add_argument("record")
     dimacs.add_argument("--encoding", default="auto", choices=["auto", "naive", "sequential"])
     dimacs.set_defaults(run=_dimacs)
 
-    play = sub.add_parser("play", help="watch bots play a seeded game, as a readable log")
+    play = add_parser("play", help="watch bots play a seeded game, as a readable log")
     play.add_argument("--edition", required=True,
                       help="an edition id (see 'editions') or an edition file")
     play.add_argument("--players", type=int, required=True)
@@ -263,16 +283,16 @@ def parser() -> argparse.ArgumentParser:
                       help="also write the saved game (its deal seed and every action)")
     play.set_defaults(run=_play)
 
-    record = sub.add_parser("record", help="a seat's record of a saved game, ready for "
-                            "'solve' and 'explain'")
+    record = add_parser("record", help="a seat's record of a saved game, ready for "
+                        "'solve' and 'explain'")
     record.add_argument("game", help="a saved game (from 'play --save' or Game.to_json)")
     record.add_argument("--seat", default=None, help="the player whose record it is")
     record.add_argument("--public", action="store_true",
                         help="what everybody saw (no observer)")
     record.set_defaults(run=_record)
 
-    simulate = sub.add_parser("simulate", help="a seeded tournament between bots: win rates "
-                              "with 95%% intervals, seats rotated fairly")
+    simulate = add_parser("simulate", help="a seeded tournament between bots: win rates "
+                          "with 95%% intervals, seats rotated fairly")
     simulate.add_argument("--edition", required=True, help="an edition id (see 'editions')")
     simulate.add_argument("--bots", required=True, help="comma-separated, one per seat: random, "
                           "eliminator, detective, detective@P (accuse at probability P), "
@@ -294,10 +314,10 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--progress", action="store_true", help="a progress bar on stderr")
     simulate.set_defaults(run=_simulate)
 
-    editions = sub.add_parser("editions", help="list the editions the kit knows")
+    editions = add_parser("editions", help="list the editions the kit knows")
     editions.set_defaults(run=_editions)
 
-    lessons = sub.add_parser("lessons", help="copy the lesson notebooks into a folder")
+    lessons = add_parser("lessons", help="copy the lesson notebooks into a folder")
     lessons.add_argument("dir", help="where to write them (created if missing)")
     lessons.add_argument("--force", action="store_true", help="overwrite notebooks already there")
     lessons.add_argument("--keep", action="store_true",
@@ -313,8 +333,8 @@ def parser() -> argparse.ArgumentParser:
                          help="an nbgrader course: DIR/source/<lesson>/<lesson>.ipynb, every "
                          "exercise graded, and DIR/nbgrader_config.py")
     lessons.set_defaults(run=_lessons)
-    puzzle = sub.add_parser("puzzle", help="a generated puzzle with one answer, checked by "
-                            "the engine (the same one for the same arguments)")
+    puzzle = add_parser("puzzle", help="a generated puzzle with one answer, checked by "
+                        "the engine (the same one for the same arguments)")
     puzzle.add_argument("--edition", default="cluedo-classic-1949")
     puzzle.add_argument("--kind", help="who-holds, envelope, key-event, "
                         "chance, best-question, contradiction or reach")
@@ -330,15 +350,15 @@ def parser() -> argparse.ArgumentParser:
     puzzle.add_argument("--event", type=int, help="with --from-review: the moment (an event "
                         "index of the seat's record; default: the review's key moment)")
     puzzle.set_defaults(run=_puzzle)
-    review = sub.add_parser("review", help="a game review for one seat: every question "
-                            "graded against the best, the key moments, the curve")
+    review = add_parser("review", help="a game review for one seat: every question "
+                        "graded against the best, the key moments, the curve")
     review.add_argument("game", help="a saved game (or a seat's record: only its own turns)")
     review.add_argument("--seat", help="whose game to review (a player's name)")
     review.add_argument("--json", action="store_true", help="machine-readable output")
     review.add_argument("--html", metavar="REPORT.html", help="also write the review as a page")
     review.set_defaults(run=_review)
-    book = sub.add_parser("puzzle-book", help="a printable worksheet of puzzles (HTML, answers "
-                          "on the last page), and the same as a notebook of exercises")
+    book = add_parser("puzzle-book", help="a printable worksheet of puzzles (HTML, answers "
+                      "on the last page), and the same as a notebook of exercises")
     book.add_argument("--edition", action="append", help="an edition to draw from (again "
                       "for more; default: every edition)")
     book.add_argument("--kind", action="append", help="a kind of puzzle (again for more; "
@@ -351,13 +371,18 @@ def parser() -> argparse.ArgumentParser:
     book.add_argument("--student", action="store_true",
                       help="the students' copies: no answers page, no solution cells")
     book.set_defaults(run=_puzzle_book)
-    grade = sub.add_parser("grade", help="a class report from a folder of handed-in "
-                           "notebooks (the exercises' saved attempts)")
+    grade = add_parser("grade", help="a class report from a folder of handed-in "
+                       "notebooks (the exercises' saved attempts)")
     grade.add_argument("submissions", help="the folder of notebooks (one per student, or a "
                        "folder per student)")
     grade.add_argument("--out", required=True, help="the HTML report to write")
     grade.add_argument("--csv", help="also write one row per student and exercise (CSV)")
     grade.set_defaults(run=_grade)
+    if command is None:
+        return top
+    if command not in names:
+        return parser()  # a mistyped name: argparse's error lists every subcommand
+    subparsers.metavar = "{" + ",".join(names) + "}"  # the usage line as with all built
     return top
 
 
@@ -464,7 +489,9 @@ def _plain_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _plain_streams()
-    args = parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    command = words[0] if words and not words[0].startswith("-") else None
+    args = parser(command).parse_args(argv)
     for name in PATH_ARGUMENTS:
         if getattr(args, name, None) == "":
             print(f"cluedo-lab: {name}: expected a path, got an empty one", file=sys.stderr)

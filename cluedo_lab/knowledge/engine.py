@@ -43,7 +43,7 @@ class Knowledge:
     card you were shown counts for more in deals where it was the refuter's only choice.
 
     ``max_states`` bounds the counting's memory: a count that memoises more DP states, or
-    runs longer than :data:`~cluedo_lab.rules.limits.MAX_COUNT_SECONDS`, stops and is refused
+    does more work than :data:`~cluedo_lab.rules.limits.MAX_COUNT_WORK`, stops and is refused
     with :class:`~cluedo_lab.rules.errors.ProblemTooLarge`, the record unchanged (None: no
     limit).
 

@@ -27,7 +27,6 @@ from ..rules.edition import (
 from ..rules.errors import CluedoLabError, EditionError, RecordError
 from ..rules.files import shown
 from ..rules.limits import MAX_CARDS
-from ..rules.variant import variant_from_dict
 from .events import (
     ENVELOPE,
     FACE_UP,
@@ -346,6 +345,7 @@ class _Parser:
                 path = edition_path(base, self.folder)
                 load_named_edition(path)                # refused without quoting the file
                 spec["base"] = str(path)
+            from ..rules.variant import variant_from_dict  # only records of a variant
             try:
                 return variant_from_dict(spec).edition
             except CluedoLabError as error:

@@ -13,16 +13,18 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules.edition import Card, Edition
 from ..rules.errors import RecordError
 from ..rules.files import parse_json, read_text
-from ..rules.variant import Variant
 from .events import ENVELOPE, FACE_UP, Accuse, Event
 from .parse import read_fields
 from .seating import Player, answer_order, neighbour
 from .seats import seat_view
+
+if TYPE_CHECKING:
+    from ..rules.variant import Variant
 
 __all__ = ["Player", "Record", "parse_record"]
 

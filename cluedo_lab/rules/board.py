@@ -33,8 +33,9 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .data import boards_dir
+from .data import board_ids, boards_dir
 from .dice import DiceLike, total_distribution
+from .edition import MOVEMENTS
 from .errors import EditionError, InvalidArgument, WrongType
 from .files import read_text, shown
 
@@ -48,9 +49,6 @@ Pieces = Mapping[str, Node]
 """Suspect id -> where the piece stands: a corridor square or a room id."""
 Heat = Mapping[Node, Fraction | int]
 """Room id or square -> a non-negative number, shaded darker for larger values."""
-
-MOVEMENTS = ("exact", "up-to")
-"""How far a move that ends in a corridor goes: the whole roll, or any number up to it."""
 
 SIDES: dict[str, Square] = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
 PLAIN_KINDS = ("corridor", "off-board", "unusable", "staircase",
@@ -482,11 +480,6 @@ def expected_turns_by_distance(longest: int, totals: Mapping[int, Fraction]
 # ---------------------------------------------------------------------------------------------
 # Loading and validation
 # ---------------------------------------------------------------------------------------------
-
-def board_ids(directory: Path | None = None) -> list[str]:
-    """Ids of the boards shipped in ``data/boards`` (or another folder), sorted."""
-    return sorted(p.stem for p in (directory or boards_dir()).glob("*.txt"))
-
 
 MAX_SIDE = 100
 """The most rows, and squares in a row, of a board (the classic board is 24 x 25)."""

@@ -17,8 +17,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from .board import MOVEMENTS, board_ids
-from .data import editions_dir
+from .data import board_ids, editions_dir
 from .dice import Dice
 from .errors import EditionError, InvalidArgument, UnknownName, WrongType
 from .files import parse_toml, read_text, shown
@@ -393,6 +392,8 @@ WRONG = ("stays-to-refute", "keeps-moving", "leaves")
 REVEAL = ("everyone", "accuser")
 ACCUSE_WHEN = ("after-suggestion", "after-unanswered-suggestion", "in-room", "anywhere")
 ROLL = ("or-passage", "first")
+MOVEMENTS = ("exact", "up-to")
+"""How far a move that ends in a corridor goes: the whole roll, or any number up to it."""
 SPARE_PIECES = ("start", "rooms")
 FIRST = ("scarlett", "highest-roll", "dealer", "most-suspicious", "first-seat")
 MODES = ("standard", "one-against-all")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -147,6 +146,9 @@ def parse_json(text: str, name: str, fail: Fail) -> Any:
 
 def parse_toml(text: str, name: str, fail: Fail) -> dict[str, Any]:
     """TOML data from ``text``; the parser's message gives the line and column."""
+    # Imported here: tomllib compiles its patterns when imported (a third of a Python start),
+    # and a record with its own deck reads no TOML.
+    import tomllib
     _check_text(text)
     _check_nesting(text, name, fail, comments=True)
     try:

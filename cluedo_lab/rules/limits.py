@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from .dice import Dice
 
 __all__ = ["MAX_PLAYERS", "MAX_CARDS", "MAX_CHOICES", "MAX_DICE", "MAX_SIDES",
-           "MAX_ACTION_CARDS", "MAX_EXTENDS", "MAX_COUNT_STATES", "MAX_COUNT_SECONDS",
-           "BYTES_PER_STATE", "check_sizes", "choices"]
+           "MAX_ACTION_CARDS", "MAX_EXTENDS", "MAX_COUNT_STATES", "MAX_COUNT_WORK",
+           "WORK_PER_MOVE", "BYTES_PER_STATE", "check_sizes", "choices"]
 
 MAX_PLAYERS = 12
 """The most players an edition may allow."""
@@ -47,24 +47,34 @@ MAX_EXTENDS = 8
 # The exact count of a record's deals runs a DP whose size a record's deck, players and
 # events decide, and no bound computed beforehand predicts it well (on the benchmark grid the
 # bounds are up to a thousand times the states used). So the DP counts under a budget,
-# counted as it goes: the states it memoises (its memory) and the seconds it has run (its
-# time). ``benchmarks/size_guard.py`` checks them on custom decks from 6x6x9 to 10x10x20
-# with 2-6 players and prints the calibration.
+# counted as it goes: the states it memoises (its memory) and its work (the moves it tries,
+# each weighed by what a move of that DP costs). Both are counts, not seconds, so a record is
+# refused or admitted alike on every machine. ``benchmarks/size_guard.py`` checks them on
+# custom decks from 6x6x9 to 10x10x20 with 2-6 players and prints the calibration.
 
-BYTES_PER_STATE = 2_000
-"""Peak memory of a count over the states it memoised, rounded up (on the grid's counts of
-over 10,000 states a median of 1.4 KB, at most 2.1 KB: the states hold their moves)."""
+BYTES_PER_STATE = 2_500
+"""Peak memory of a count over the states it memoised, rounded up (on the grid's capacity-DP
+counts of over 10,000 states a median of 2.2 KB, at most 2.5 KB: the states hold their
+moves; the sweep DP memoises fewer states with more moves each, up to 9 KB a state, but its
+work budget stops it long before its states would fill 1 GB)."""
 
 MAX_COUNT_STATES = 400_000
-"""The states a count may memoise, under 1 GB at the grid's most per state
-(``Knowledge(record, max_states=...)`` changes it; None: no limit, on time either)."""
+"""The states a count may memoise, about 1 GB at the capacity DP's most per state
+(``Knowledge(record, max_states=...)`` changes it; None: no limit, on work either)."""
 
-MAX_COUNT_SECONDS = 12.0
-"""The processor seconds a count may run (CPU time: the machine's other load barely changes
-it). The card table and the envelopes are read from the DP afterwards in at most about as
-long again, so on a quiet machine nothing admitted takes over 30 s, and a count refused took
-over 12 s, so nothing that finishes in 10 s is refused. The one limit that depends on the
-machine: a slower processor refuses more."""
+WORK_PER_MOVE = {"sweep": 1, "capacity": 8, "place": 8}
+"""The work of one move tried, by DP. On the grid (count, card table and envelopes, in
+processor time here) a capacity-DP move costs 17-27 µs and a sweep move 1.8-4.8 µs (a
+sweep move is one filling of a hand; a capacity move places a class and carries the
+observations still open). The place DP, run only when asked for, is counted as the capacity
+DP."""
+
+MAX_COUNT_WORK = 6_000_000
+"""The work a count may do (moves tried x :data:`WORK_PER_MOVE`): 750,000 capacity moves
+(13-20 s of processor time here) or 6 million sweep moves (11-29 s), so on the machine the
+grid was run on (``benchmarks/size_guard.py``) nothing that finishes in 10 s is refused and
+nothing admitted takes over 30 s. A slower machine takes longer over the same records and
+refuses the same ones: the budget is counted, not timed."""
 
 
 def choices(sizes: list[int], items: int | None = None) -> int:

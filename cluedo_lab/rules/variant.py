@@ -33,7 +33,6 @@ built: e.g. ``items=2`` with one-per-category questions on three categories.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -266,6 +265,7 @@ def variant(base: str | Edition | Variant, **options: Any) -> Variant:
     key: list[Any] = [base_edition.id, changes]
     if not is_shipped(base_edition):
         key.append(json.dumps(data, sort_keys=True))
+    import hashlib  # here, not at the top: it loads OpenSSL, which reading a record never needs
     digest = hashlib.sha1(json.dumps(key).encode()).hexdigest()[:8]
     raw["id"] = f"{base_edition.id}-variant-{digest}"
     raw["extends"] = base_edition.id

@@ -474,3 +474,58 @@ def test_record_needs_one_existing_seat(capsys, tmp_path, argv, says):
 def test_record_of_a_file_that_is_not_a_saved_game_exits_2(capsys, tmp_path):
     code, _, err = run(capsys, "record", write(tmp_path, "{\"x\": 1}"), "--public")
     assert code == 2 and "field 'x': unknown" in err and err.count("\n") == 1
+
+
+COMMANDS = ["solve", "explain", "dimacs", "play", "record", "simulate", "editions", "lessons",
+            "puzzle", "review", "puzzle-book", "grade"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_parser_for_one_command_reads_as_the_whole(command, capsys):
+    """The command line builds only the parser of the subcommand it runs: its help is the
+    same as in the whole, and so is the top usage (printed for a stray argument)."""
+    from cluedo_lab.cli import parser
+    helps = []
+    for built in (parser(), parser(command)):
+        with pytest.raises(SystemExit):
+            built.parse_args([command, "--help"])
+        helps.append((built.format_usage(), capsys.readouterr().out))
+    assert helps[0] == helps[1]
+    assert command in helps[0][1]
+
+
+def test_stray_argument_and_mistyped_command_list_every_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", CLASSIC, "extra"])
+    stray = capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["slove", CLASSIC])
+    mistyped = capsys.readouterr().err
+    for command in COMMANDS:
+        assert command in stray.splitlines()[1]
+        assert repr(command) in mistyped
+    assert "unrecognized arguments: extra" in stray
+
+
+def test_solve_imports_only_what_it_uses():
+    """``cluedo-lab solve`` on a classic record starts without the board, variants, OpenSSL
+    or importlib.resources (``benchmarks/import_time.py`` times the start), and on a record
+    with its own deck without the TOML reader too."""
+    import subprocess
+    import sys
+
+    def loaded(record: str) -> set[str]:
+        code = ("import sys, io, contextlib\nfrom cluedo_lab.cli import main\n"
+                "with contextlib.redirect_stdout(io.StringIO()):\n"
+                f"    assert main(['solve', {record!r}]) == 0\n"
+                "print(' '.join(sys.modules))")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True)
+        return set(done.stdout.split())
+
+    unused = {"cluedo_lab.rules.board", "cluedo_lab.rules.variant", "hashlib",
+              "importlib.resources", "networkx", "cluedo_lab.knowledge.advice"}
+    classic = loaded(CLASSIC)
+    assert "tomllib" in classic and "cluedo_lab.knowledge.engine" in classic
+    assert not classic & unused
+    assert not loaded(PUBLIC) & (unused | {"tomllib"})

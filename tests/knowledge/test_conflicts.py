@@ -145,17 +145,48 @@ def test_the_budget_refuses_exactly_past_its_states_and_admits_within_them(engin
     assert f"({engine} DP)" in str(caught.value) and caught.value.limit == free.states - 1
 
 
-def test_the_budget_reads_its_clock_every_64_states():
-    """Past its seconds, a budget refuses at the next 64th state it is told of (the clock is
-    read no more often), and never for moves alone."""
+def test_the_budget_counts_work_as_moves_times_their_cost():
+    """Past its work (moves x their cost), a budget refuses at once, and within it never."""
     from cluedo_lab.knowledge.counting.step_dp import Budget
 
     refused = []
-    budget = Budget(None, 0.0, lambda states, seconds: refused.append(states))
-    for _ in range(63):
+    budget = Budget(None, 100, lambda states, work: refused.append((states, work)), move_cost=4)
+    for _ in range(5):
         budget.spend(1, 5)
-    budget.spend(0, 1000)
-    assert refused == [] and budget.moves == 63 * 5 + 1000
-    budget.spend(1, 0)
-    assert refused == [64]
+    assert refused == [] and budget.work == 100
+    budget.spend(0, 1)
+    assert refused == [(5, 104)]
 
+
+@pytest.mark.parametrize("engine", ["sweep", "capacity"])
+def test_the_size_guard_refuses_by_work_counted_not_by_time(engine, monkeypatch):
+    """The same record is admitted or refused on any machine: a count with just its work
+    passes even when every clock reading says an hour went by, and one unit less is refused,
+    the message saying what it spent and how to get under it."""
+    import time
+
+    from cluedo_lab.knowledge import constraints as cons
+    from cluedo_lab.knowledge.counting import routes
+    from cluedo_lab.rules.limits import WORK_PER_MOVE
+
+    record = Record.from_dict({"edition": "cluedo-classic-1949", "players": list("ABCD"),
+                               "events": [{"suggest": ["Green", "Rope", "Hall"], "by": "A",
+                                           "passed": [], "shown_by": "B"}]})
+    problem = cons.problem(record, cons.all_constraints(record))
+
+    def count(work):
+        return routes.solve(problem, engine=engine, max_states=10**9, max_work=work,
+                            want_envelope=False)
+
+    free = count(None)
+    work = free.moves * WORK_PER_MOVE[engine]
+    assert work > 0
+    hours = iter(range(0, 10**9, 3600))
+    monkeypatch.setattr(time, "process_time", lambda: float(next(hours)))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(hours)))
+    assert count(work).cell == free.cell
+    with pytest.raises(ProblemTooLarge) as caught:
+        count(work - 1)
+    message = str(caught.value)
+    assert f"({engine} DP)" in message and f"{work - 1:,} units of work" in message
+    assert "smaller deck" in message

@@ -31,7 +31,7 @@ from functools import partial
 from typing import Any, cast
 
 from ...rules.errors import ProblemTooLarge
-from ...rules.limits import BYTES_PER_STATE, MAX_COUNT_SECONDS, MAX_COUNT_STATES
+from ...rules.limits import BYTES_PER_STATE, MAX_COUNT_STATES, MAX_COUNT_WORK, WORK_PER_MOVE
 from .counter import Counter
 from .listing import list_deals
 from .prepared import Prepared, prepare
@@ -87,23 +87,26 @@ class Solution:
 
 ENGINES = ("auto", "sweep", "place", "capacity", "listing")
 MAX_STATES = MAX_COUNT_STATES
-ADVICE = ("Give a smaller deck or fewer players, add the observations that pin cards down, "
-          "or raise the limit (Knowledge(record, max_states=...), None for none) if the "
-          "memory and the time are there.")
+ADVICE = ("Give a smaller deck or fewer players, or add the observations that pin cards down; "
+          "or raise the states limit (Knowledge(record, max_states=...)), or lift both limits "
+          "(max_states=None) if the memory and the time are there: the work limit is the same "
+          "on every machine, so a refused record is refused for everyone.")
 
 
 def solve(problem: Problem, envelope: str | None = "envelope",
           want_envelope: bool = True, marginals: bool = True, engine: str = "auto",
-          max_states: int | None = MAX_STATES) -> Solution:
+          max_states: int | None = MAX_STATES, max_work: int | None = MAX_COUNT_WORK
+          ) -> Solution:
     """Count the consistent deals, every card × place weight (``marginals``) and, if
     ``envelope`` names a place with ``per_category``, the weight of each envelope content
     (now if ``want_envelope``, else on first use of :meth:`Solution.envelope_weights`).
 
     The counter is chosen by the routes of the module docstring (``engine`` forces one).
-    A DP counts under a budget of ``max_states`` states and a time limit (None: no
-    limit): past it, :class:`~cluedo_lab.rules.errors.ProblemTooLarge` says what it had
-    spent and how to get under it; so does an envelope distribution asked for with more
-    possible envelopes than ``max_states``, before any counting."""
+    A DP counts under a budget of ``max_states`` states and ``max_work`` work (moves tried,
+    weighed by DP; ``max_states`` None: no limit at all): past it,
+    :class:`~cluedo_lab.rules.errors.ProblemTooLarge` says what it had spent and how to get
+    under it; so does an envelope distribution asked for with more possible envelopes than
+    ``max_states``, before any counting."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     prep = prepare(problem, envelope)
@@ -123,14 +126,14 @@ def solve(problem: Problem, envelope: str | None = "envelope",
             if want_envelope and env is not None and prep.places[env].per_category:
                 check_envelopes(prep, max_states)
         counter = _dp(prep, engine)
-        budget = _budget(prep, engine, max_states)
+        budget = _budget(prep, engine, max_states, max_work)
         cast(StepDP[Any, Any], counter).budget = budget
     else:
         engine = "listing"
     solution = _solution(prep, counter, engine, marginals)
     if budget is not None:
         # The envelopes are read later, maybe much later, from the states counted: the
-        # budget (and its clock) is for the count and the table.
+        # budget is for the count and the table.
         cast(StepDP[Any, Any], counter).budget = None
         solution.moves = budget.moves
     env = prep.env_index
@@ -257,25 +260,26 @@ def check_size(prep: Prepared, engine: str, limit: int, switch: bool = True) -> 
     return other if state_bound(prep, other) <= limit else engine
 
 
-def _budget(prep: Prepared, engine: str, max_states: int | None) -> Budget:
-    """What the DP may spend: ``max_states`` states (its memory) and
-    :data:`~cluedo_lab.rules.limits.MAX_COUNT_SECONDS` (its time; None: no limit at all).
-    Past either it stops and refuses, saying what it had spent, what that costs and how to
-    get under it."""
+def _budget(prep: Prepared, engine: str, max_states: int | None, max_work: int | None
+            ) -> Budget:
+    """What the DP may spend: ``max_states`` states (its memory) and ``max_work`` work (its
+    time, in moves weighed by :data:`~cluedo_lab.rules.limits.WORK_PER_MOVE`; ``max_states``
+    None: no limit at all). Past either it stops and refuses, saying what it had spent, what
+    that costs and how to get under it."""
     if max_states is None:
         return Budget()
 
-    def refuse(states: int, seconds: float) -> None:
+    def refuse(states: int, work: int) -> None:
         megabytes = states * BYTES_PER_STATE / 1e6
+        most_work = "" if max_work is None else f" or {max_work:,} units of work"
         raise ProblemTooLarge(
             f"counting the deals exactly ({engine} DP) needs more than {max_states:,} states "
             f"(about {max_states * BYTES_PER_STATE / 1e6:,.0f} MB at {BYTES_PER_STATE:,} bytes "
-            f"each) or {MAX_COUNT_SECONDS:.0f} s of processor time: it stopped after "
-            f"{seconds:.1f} s, with "
-            f"{states:,} states memoised (about {megabytes:,.0f} MB); its bound before "
-            "counting", state_bound(prep, engine), max_states, ADVICE)
+            f"each){most_work}: it stopped after {work:,} units of work (moves tried, weighed "
+            f"by DP), with {states:,} states memoised (about {megabytes:,.0f} MB); its bound "
+            "before counting", state_bound(prep, engine), max_states, ADVICE)
 
-    return Budget(max_states, MAX_COUNT_SECONDS, refuse)
+    return Budget(max_states, max_work, refuse, move_cost=WORK_PER_MOVE[engine])
 
 
 def check_envelopes(prep: Prepared, limit: int) -> None:

@@ -3,7 +3,6 @@ memoised chain of steps, and the ways to take cards from classes."""
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,30 +28,32 @@ Move = TypeVar("Move")
 
 class Budget:
     """What a DP may spend, counted as it counts: the states it memoises (its memory) and
-    the processor seconds since it started (its time: CPU time, which the machine's other
-    load barely changes, unlike the clock on the wall; the moves it tries are counted too,
-    for the benchmarks). Past either limit (None: no limit) ``spend`` calls
-    ``refuse(states, seconds)``, which raises."""
+    its work, the moves it tries (fillings built, kept or not) times ``move_cost``, the
+    relative cost of one move of that DP. Work, not seconds: the same record is admitted or
+    refused on any machine, however fast or busy. Past either limit (None: no limit)
+    ``spend`` calls ``refuse(states, work)``, which raises."""
 
-    def __init__(self, states: int | None = None, seconds: float | None = None,
-                 refuse: Callable[[int, float], None] | None = None):
+    def __init__(self, states: int | None = None, work: int | None = None,
+                 refuse: Callable[[int, int], None] | None = None, move_cost: int = 1):
         self.max_states = states
-        self.started = time.process_time()
-        self.deadline = None if seconds is None else self.started + seconds
+        self.max_work = work
+        self.move_cost = move_cost
         self.refuse = refuse
         self.states = 0
         self.moves = 0
 
+    @property
+    def work(self) -> int:
+        return self.moves * self.move_cost
+
     def spend(self, states: int, moves: int) -> None:
-        """``states`` more memoised, ``moves`` more tried (fillings built, kept or not)."""
+        """``states`` more memoised, ``moves`` more tried."""
         self.states += states
         self.moves += moves
-        over = self.max_states is not None and self.states > self.max_states
-        # The clock is read once every 64 states: a state costs far less than a read.
-        if over or (self.deadline is not None and not self.states % 64 and states
-                    and time.process_time() > self.deadline):
+        if ((self.max_states is not None and self.states > self.max_states)
+                or (self.max_work is not None and self.work > self.max_work)):
             if self.refuse is not None:
-                self.refuse(self.states, time.process_time() - self.started)
+                self.refuse(self.states, self.work)
 
 
 class StepDP(Generic[State, Move]):
