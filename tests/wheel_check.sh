@@ -17,7 +17,8 @@ BIN=$WORK/venv/bin
 test "$("$BIN/cluedo-lab" editions | grep -c '^clue')" -eq 8 || {
   echo "wheel-check: cluedo-lab editions does not list 8 editions" >&2; exit 1; }
 "$BIN/python" - <<'PY'
-from cluedo_lab.rules.board import board_ids, load_board
+from cluedo_lab.rules.board import load_board
+from cluedo_lab.rules.data import board_ids
 from cluedo_lab.rules.clue_cards import load_clue_deck
 from cluedo_lab.rules.data import data_dir
 from cluedo_lab.rules.edition import all_editions

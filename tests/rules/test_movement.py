@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from bad_editions import assert_refused
 
-from cluedo_lab.rules.board import MOVEMENTS, Board, load_board
-from cluedo_lab.rules.edition import load_edition
+from cluedo_lab.rules.board import Board, load_board
+from cluedo_lab.rules.edition import MOVEMENTS, load_edition
 from cluedo_lab.rules.errors import InvalidArgument
 
 TINY = """\
