@@ -27,16 +27,21 @@ What it does, and why:
    IPython run as they do anywhere without those extras.
 4. The kit, ipywidgets and comm join the lock as packages of their own, so the kernel loads
    them when a cell imports ``cluedo_lab`` (it loads lock packages from a cell's imports) and
-   the lessons run unchanged.
+   the lessons run unchanged. The kit's own dependencies (sympy, networkx, tqdm) are loaded
+   only when the kit first imports them (load_on_import.py, a finder the kernel puts on
+   sys.meta_path as it starts), so a page that does not use them does not wait for them.
+   Every wheel served carries CPython 3.13 bytecode (bytecode.py), so the browser does not
+   compile the kernel's modules as it starts, and jedi leaves out its third-party type stubs.
 5. ``voici build`` makes the site: JupyterLab with the widget manager, where the lessons and
    the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
    metadata (no kernel dialog), and Voici, the static Voila, for the classroom page
    (voici/render/app/classroom.html): the page runs the notebook in the browser and shows its
    outputs only, through the same Voila template as ``make app``. The lessons get no Voici
    page (they are read and changed in JupyterLab), and the site's first page links the two.
-6. With ``--cdn`` the site holds only the lock and the three wheels Pyodide lacks (in
-   static/wheels): the kernel takes Pyodide's core from its CDN and the lock from the site,
-   and the lock names Pyodide's own wheels by their CDN address (with Pyodide's own sha256).
+6. With ``--cdn`` the site holds only the lock and the wheels Pyodide lacks (the kit,
+   ipywidgets, comm and the loader, in static/wheels): the kernel takes Pyodide's core from
+   its CDN and the lock from the site, and the lock names Pyodide's own wheels by their CDN
+   address (with Pyodide's own sha256).
 
 Downloads are cached under build/cache-site, so a second build needs no network and takes
 seconds. Pyodide and every wheel the site serves have pinned versions.
@@ -247,6 +252,30 @@ reads (``??``, tracebacks), and the loader's (IPython runs its startup file by p
 others are served as bytecode only, as Pyodide's own are."""
 
 
+TRIM = {"jedi": ("jedi/third_party/django-stubs/", "jedi/third_party/typeshed/third_party/")}
+"""Parts of a wheel the browser never reads, left out: jedi's type stubs for Django and for
+third-party packages (1,100 of its 1,900 files, each unpacked as the kernel starts). Jedi
+lists the third-party folder, so it stays, empty; the standard library's stubs stay."""
+
+
+def trimmed(name: str, wheel: Path) -> Path:
+    """``wheel`` without the parts :data:`TRIM` names for ``name`` (their folders kept
+    empty), made once into the cache."""
+    prefixes = TRIM.get(name)
+    if not prefixes:
+        return wheel
+    out = CACHE / "trimmed" / wheel.name
+    if not out.exists() or out.stat().st_mtime < wheel.stat().st_mtime:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+            for folder in prefixes:
+                dst.writestr(zipfile.ZipInfo(folder, (2020, 1, 1, 0, 0, 0)), b"")
+            for info in src.infolist():
+                if not info.filename.startswith(prefixes):
+                    dst.writestr(info, src.read(info), zipfile.ZIP_DEFLATED)
+    return out
+
+
 def bytecode_python() -> Path | None:
     """A CPython on this machine that writes Pyodide's bytecode (3.13), or None."""
     names = [shutil.which(f"python{PYTHON_VERSION}"), sys.executable,
@@ -350,7 +379,7 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
               depends: list[str] | None = None) -> None:
         """Copy ``wheel`` (with bytecode) into the site and point the lock's ``name`` at it,
         a new entry if ``imports`` are given."""
-        wheel = with_bytecode(compiler, wheel, keep_source=name in KEEP_SOURCE)
+        wheel = with_bytecode(compiler, trimmed(name, wheel), keep_source=name in KEEP_SOURCE)
         shutil.copy2(wheel, target / wheel.name)
         if imports is None:
             packages[name]["file_name"], packages[name]["sha256"] = wheel.name, sha256(wheel)

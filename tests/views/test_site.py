@@ -347,3 +347,43 @@ def test_lesson_opens_with_no_failed_request(page, site):
     assert page.failed == []
     assert page.errors == []
     assert page.refused == []
+
+
+LAZY_CELL = """\
+import sys
+before = sorted(m for m in ("sympy", "networkx", "tqdm") if m in sys.modules)
+from cluedo_lab.knowledge.closed_forms import deals
+from cluedo_lab.rules.edition import load_edition
+print("LAZY", before, deals(load_edition("cluedo-classic-1949"), 4).doit())
+"""
+
+
+def run_typed_cell(page, code: str, marker: str) -> str:
+    """Type ``code`` into a new cell at the end of the open notebook, run it and return the
+    text of its output (the one that holds ``marker``)."""
+    from playwright.sync_api import expect
+
+    page.locator(".jp-Notebook .jp-Cell").last.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(code)
+    page.keyboard.press("Shift+Enter")
+    output = page.locator(".jp-OutputArea-output", has_text=marker).last
+    expect(output).to_be_visible(timeout=RUN_TIMEOUT)
+    return output.inner_text()
+
+
+@pytest.mark.browser
+def test_the_kit_loads_sympy_only_when_it_imports_it(page, site):
+    """Lesson 00 starts without sympy, networkx or tqdm (the kit's lock entry does not name
+    them); the kit's first import of sympy loads it from the site, and the count is exact."""
+    from cluedo_lab.knowledge.closed_forms import deals
+    from cluedo_lab.rules.edition import load_edition
+
+    open_lesson(page, site, "00_start_here.ipynb")
+    text = run_typed_cell(page, LAZY_CELL, "LAZY")
+    expected = deals(load_edition("cluedo-classic-1949"), 4).doit()
+    assert text.strip() == f"LAZY [] {expected}"
+    assert page.failed == []
+    assert page.refused == []
