@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import zipfile
-from importlib import _bootstrap_external  # type: ignore[attr-defined]
+from importlib import _bootstrap_external  # the pyc writers py_compile itself uses
 from pathlib import PurePosixPath
 
 SITE_PACKAGES = f"/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"
@@ -32,8 +32,10 @@ def bytecode(source: bytes, path: str, keep_source: bool) -> bytes | None:
         return None
     if keep_source:
         digest = importlib.util.source_hash(source)
-        return bytes(_bootstrap_external._code_to_hash_pyc(code, digest, checked=False))
-    return bytes(_bootstrap_external._code_to_timestamp_pyc(code, 0, len(source)))
+        return bytes(_bootstrap_external._code_to_hash_pyc(  # type: ignore[attr-defined]
+            code, digest, checked=False))
+    return bytes(_bootstrap_external._code_to_timestamp_pyc(  # type: ignore[attr-defined]
+        code, 0, len(source)))
 
 
 def pyc_path(path: str, keep_source: bool) -> str:

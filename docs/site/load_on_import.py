@@ -86,7 +86,7 @@ class LoadOnImport(importlib.abc.MetaPathFinder):
 
 def url_in(base: str, file_name: str) -> str:
     """The address of a lock's file: as written if absolute, else beside the lock."""
-    from js import URL
+    from js import URL  # type: ignore[import-not-found]
 
     return str(URL.new(file_name, base).href) if base else file_name
 
@@ -112,7 +112,7 @@ def install(lazy: Sequence[str]) -> LoadOnImport | None:
     for finder in sys.meta_path:
         if isinstance(finder, LoadOnImport):
             return finder
-    import pyodide_js
+    import pyodide_js  # type: ignore[import-not-found]
 
     finder = LoadOnImport(pyodide_js, lazy)
     sys.meta_path.insert(0, finder)

@@ -6,8 +6,9 @@ plays its games in the kernel instead of starting worker processes, which a brow
 The others open ``build/site`` (built by ``make site``; they skip when it is missing) in
 Debian's Chromium, served by ``python -m http.server`` on 127.0.0.1, with every request to any
 other address refused, so a pass shows that the site runs offline: the kernel comes up, lessons
-00 and 04 run every cell without an error, the notepad answers a click and the classroom
-notebook plays a turn at the table. Screenshots go to ``tests/browser/screenshots/site-*.png``.
+00 and 04 run every cell without an error, the notepad answers a click, the classroom
+notebook plays a turn at the table, and the kit's dependencies load when it first imports
+them (not with the first page). Screenshots go to ``tests/browser/screenshots/site-*.png``.
 Needs /usr/bin/chromium and the ``playwright`` package (no ``playwright install``).
 """
 
