@@ -137,8 +137,10 @@ site-class-test: $(VENV)/.test-installed
 	$(MAKE) site CLASS=tests/data/class-handin.toml
 	PYTHONHASHSEED=0 $(BIN)/python -m pytest tests/views/test_handin_site.py
 
-## make site-bench: the site's size, seconds to a ready kernel (first and warm load) and one
-## notepad update in the browser against CPython (benchmarks/site.py; about 2 minutes).
+## make site-bench: the site's size, seconds to a ready kernel (first and warm load) with the
+## browser's CPU seconds and the machine's load beside each, where the kernel's start goes
+## (Python, wheels, IPython, the first cell), and one notepad update in the browser against
+## CPython (benchmarks/site.py; about 3 minutes on an idle machine).
 ## `benchmarks/site.py --site DIR` measures another build (a copy of an earlier build/site).
 site-bench: site $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python benchmarks/site.py

@@ -27,16 +27,21 @@ What it does, and why:
    IPython run as they do anywhere without those extras.
 4. The kit, ipywidgets and comm join the lock as packages of their own, so the kernel loads
    them when a cell imports ``cluedo_lab`` (it loads lock packages from a cell's imports) and
-   the lessons run unchanged.
+   the lessons run unchanged. The kit's own dependencies (sympy, networkx, tqdm) are loaded
+   only when the kit first imports them (load_on_import.py, a finder the kernel puts on
+   sys.meta_path as it starts), so a page that does not use them does not wait for them.
+   Every wheel served carries CPython 3.13 bytecode (bytecode.py), so the browser does not
+   compile the kernel's modules as it starts, and jedi leaves out its third-party type stubs.
 5. ``voici build`` makes the site: JupyterLab with the widget manager, where the lessons and
    the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
    metadata (no kernel dialog), and Voici, the static Voila, for the classroom page
    (voici/render/app/classroom.html): the page runs the notebook in the browser and shows its
    outputs only, through the same Voila template as ``make app``. The lessons get no Voici
    page (they are read and changed in JupyterLab), and the site's first page links the two.
-6. With ``--cdn`` the site holds only the lock and the three wheels Pyodide lacks (in
-   static/wheels): the kernel takes Pyodide's core from its CDN and the lock from the site,
-   and the lock names Pyodide's own wheels by their CDN address (with Pyodide's own sha256).
+6. With ``--cdn`` the site holds only the lock and the wheels Pyodide lacks (the kit,
+   ipywidgets, comm and the loader, in static/wheels): the kernel takes Pyodide's core from
+   its CDN and the lock from the site, and the lock names Pyodide's own wheels by their CDN
+   address (with Pyodide's own sha256).
 
 Downloads are cached under build/cache-site, so a second build needs no network and takes
 seconds. Pyodide and every wheel the site serves have pinned versions.
@@ -79,7 +84,11 @@ KERNEL_PACKAGES = ("micropip", "ipython", "jedi", "traitlets", "packaging")
 """Lock packages the Pyodide kernel itself loads (micropip, then IPython and jedi)."""
 
 KIT_DEPENDENCIES = ("networkx", "sympy", "tqdm")
-"""The kit's own dependencies (pyproject.toml), all in Pyodide's lock."""
+"""The kit's own dependencies (pyproject.toml), all in Pyodide's lock. The site serves them,
+but the kit's lock entry does not name them: the kit imports each only where it is used
+(sympy for closed forms, networkx with a board, tqdm in a tournament), and the site's kernel
+loads a lock package when it is first imported (load_on_import.py), so a page that uses none
+of them (lesson 00, the classroom's card game) does not load them (sympy alone is 6 MB)."""
 
 DEPENDS_CUT = {"networkx": {"matplotlib", "numpy", "setuptools"}, "ipython": {"sqlite3"},
                "matplotlib-inline": {"matplotlib"}}
@@ -107,7 +116,7 @@ KERNEL_WHEELS = {
 }
 
 PRELOAD = ["micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi",
-           "ipython"]
+           "ipython", "load_on_import"]
 """What the offline site's kernel loads at once, in parallel, as Pyodide starts (the
 ``packages`` of loadPyodide): the kernel then skips its own one-by-one installs of these
 (micropip, then piplite, then each of the rest in turn)."""
@@ -234,6 +243,66 @@ def pypi_wheel(python: Path, name: str, version: str) -> Path:
     return found[0]
 
 
+BYTECODE_MAGIC = "f30d0d0a"
+"""The bytecode magic number of CPython 3.13 (every 3.13 release), Pyodide 0.29.0's Python."""
+
+KEEP_SOURCE = ("cluedo-lab", "load-on-import")
+"""Wheels whose modules keep their source beside the bytecode: the kit's, whose code a learner
+reads (``??``, tracebacks), and the loader's (IPython runs its startup file by path). The
+others are served as bytecode only, as Pyodide's own are."""
+
+
+TRIM = {"jedi": ("jedi/third_party/django-stubs/", "jedi/third_party/typeshed/third_party/")}
+"""Parts of a wheel the browser never reads, left out: jedi's type stubs for Django and for
+third-party packages (1,100 of its 1,900 files, each unpacked as the kernel starts). Jedi
+lists the third-party folder, so it stays, empty; the standard library's stubs stay."""
+
+
+def trimmed(name: str, wheel: Path) -> Path:
+    """``wheel`` without the parts :data:`TRIM` names for ``name`` (their folders kept
+    empty), made once into the cache."""
+    prefixes = TRIM.get(name)
+    if not prefixes:
+        return wheel
+    out = CACHE / "trimmed" / wheel.name
+    if not out.exists() or out.stat().st_mtime < wheel.stat().st_mtime:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+            for folder in prefixes:
+                dst.writestr(zipfile.ZipInfo(folder, (2020, 1, 1, 0, 0, 0)), b"")
+            for info in src.infolist():
+                if not info.filename.startswith(prefixes):
+                    dst.writestr(info, src.read(info), zipfile.ZIP_DEFLATED)
+    return out
+
+
+def bytecode_python() -> Path | None:
+    """A CPython on this machine that writes Pyodide's bytecode (3.13), or None."""
+    names = [shutil.which(f"python{PYTHON_VERSION}"), sys.executable,
+             *sorted(Path.home().glob(f".pyenv/versions/{PYTHON_VERSION}.*/bin/python3"))]
+    for name in filter(None, names):
+        magic = subprocess.run([str(name), "-c", "import importlib.util as u; "
+                                "print(u.MAGIC_NUMBER.hex())"], capture_output=True, text=True)
+        if magic.returncode == 0 and magic.stdout.strip() == BYTECODE_MAGIC:
+            return Path(name)
+    return None
+
+
+def with_bytecode(python: Path | None, wheel: Path, keep_source: bool) -> Path:
+    """``wheel`` with bytecode beside (``keep_source``) or instead of its modules
+    (docs/site/bytecode.py), made once into the cache; ``wheel`` itself without ``python``."""
+    if python is None:
+        return wheel
+    folder = CACHE / "bytecode" / f"{sha256(wheel)[:16]}{'-source' if keep_source else ''}"
+    compiled = folder / wheel.name
+    if not compiled.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        run(python, HERE / "bytecode.py", wheel, compiled.with_suffix(".tmp"),
+            *(["--keep-source"] if keep_source else []))
+        compiled.with_suffix(".tmp").rename(compiled)
+    return compiled
+
+
 def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
                depends: list[str]) -> dict:
     return {"name": name, "version": version, "file_name": wheel.name, "install_dir": "site",
@@ -241,21 +310,45 @@ def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
             "depends": depends, "unvendored_tests": False}
 
 
-def placeholder_wheel(name: str, version: str) -> Path:
-    """An empty wheel (metadata only) named ``name``, made once into the cache."""
-    wheel = WHEELS / f"{name}-{version}-py3-none-any.whl"
+def make_wheel(name: str, version: str, files: dict[str, str], summary: str) -> Path:
+    """A pure-Python wheel of ``files`` (path in site-packages: text), made once into the
+    cache (again when its contents change: the name carries their hash)."""
+    info = f"{name.replace('-', '_')}-{version}.dist-info"
+    files = {**files,
+             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                                 f"Summary: {summary}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: build_site\n"
+                              "Root-Is-Purelib: true\nTag: py3-none-any\n"}
+    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in [*files, f"{info}/RECORD"])
+    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:12]
+    folder = WHEELS / "made" / digest
+    wheel = folder / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
     if not wheel.exists():
-        WHEELS.mkdir(parents=True, exist_ok=True)
-        info = f"{name}-{version}.dist-info"
-        files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-                                      "Summary: empty: the browser build is not served\n",
-                 f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: build_site\n"
-                                  "Root-Is-Purelib: true\nTag: py3-none-any\n"}
-        files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in [*files, f"{info}/RECORD"])
+        folder.mkdir(parents=True, exist_ok=True)
         with zipfile.ZipFile(wheel, "w") as archive:
             for member, text in files.items():
                 archive.writestr(zipfile.ZipInfo(member, (2020, 1, 1, 0, 0, 0)), text)
     return wheel
+
+
+def placeholder_wheel(name: str, version: str) -> Path:
+    """An empty wheel (metadata only) named ``name``."""
+    return make_wheel(name, version, {}, "empty: the browser build is not served")
+
+
+LOADER = HERE / "load_on_import.py"
+LOADER_STARTUP = "load_on_import_startup.py"
+"""The file IPython runs as the kernel starts (PYTHONSTARTUP): it puts the finder of
+load_on_import.py on sys.meta_path."""
+
+
+def loader_wheel(version: str, lazy: list[str]) -> Path:
+    """The wheel of load_on_import.py, which loads the lock packages ``lazy`` when they are
+    first imported."""
+    return make_wheel("load-on-import", version, {
+        "load_on_import.py": LOADER.read_text(),
+        LOADER_STARTUP: f'__import__("load_on_import").install({sorted(lazy)!r})\n'},
+        "load a lock package when a module first imports it (the classroom site)")
 
 
 def wheel_version(wheel: Path) -> str:
@@ -266,7 +359,8 @@ def wheel_version(wheel: Path) -> str:
 def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     """Fill ``target`` (the site's static/pyodide, or static/wheels with ``cdn``) with
     Pyodide's core, the lock packages the kernel and the kit load, the kit and its extras, and
-    the lock rewritten to match.
+    the lock rewritten to match. Every wheel served carries CPython bytecode when a CPython
+    3.13 is at hand (:func:`with_bytecode`).
 
     With ``cdn`` only the lock and the wheels Pyodide does not have are local: the lock names
     Pyodide's own wheels by their CDN address. Returns the packages it serves."""
@@ -275,20 +369,34 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     packages = lock["packages"]
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
+    compiler = bytecode_python()
+    log(f"bytecode from {compiler}" if compiler else
+        f"no CPython {PYTHON_VERSION} found: the wheels are served without bytecode "
+        "(the kernel starts slower)")
+    served: list[str] = []
+
+    def serve(name: str, wheel: Path, imports: list[str] | None = None,
+              depends: list[str] | None = None) -> None:
+        """Copy ``wheel`` (with bytecode) into the site and point the lock's ``name`` at it,
+        a new entry if ``imports`` are given."""
+        wheel = with_bytecode(compiler, trimmed(name, wheel), keep_source=name in KEEP_SOURCE)
+        shutil.copy2(wheel, target / wheel.name)
+        if imports is None:
+            packages[name]["file_name"], packages[name]["sha256"] = wheel.name, sha256(wheel)
+        else:
+            packages[name] = lock_entry(name, wheel_version(wheel), wheel, imports,
+                                        depends or [])
+        served.append(name)
+
     for name, cut in DEPENDS_CUT.items():
         packages[name]["depends"] = [d for d in packages[name]["depends"] if d not in cut]
-    served: list[str] = []
     for name, (version, imports, depends) in EXTRA_PACKAGES.items():
-        wheel = pypi_wheel(python, name, version)
-        shutil.copy2(wheel, target / wheel.name)
-        packages[name] = lock_entry(name, version, wheel, imports, depends)
-        served.append(name)
-    kit_depends = [*KIT_DEPENDENCIES, *EXTRA_PACKAGES]
-    shutil.copy2(kit, target / kit.name)
-    packages["cluedo-lab"] = lock_entry("cluedo-lab", wheel_version(kit), kit,
-                                        KIT_IMPORTS, kit_depends)
-    served.append("cluedo-lab")
+        serve(name, pypi_wheel(python, name, version), imports, depends)
+    serve("cluedo-lab", kit, KIT_IMPORTS, list(EXTRA_PACKAGES))
     needed = closure(lock, [*KERNEL_PACKAGES, *KIT_DEPENDENCIES])
+    lazy = [p for p in closure(lock, list(KIT_DEPENDENCIES))
+            if p not in closure(lock, [*KERNEL_PACKAGES, *EXTRA_PACKAGES])]
+    serve("load-on-import", loader_wheel(wheel_version(kit), lazy), ["load_on_import"])
     if cdn:
         for entry in packages.values():
             if entry["name"] not in served:
@@ -298,22 +406,15 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
             shutil.copy2(package / name, target / name)
         for name, (imports, depends) in KERNEL_WHEELS.items():
             (wheel,) = KERNEL_PYPI.glob(f"{name.replace('-', '_')}-*-none-any.whl")
-            shutil.copy2(wheel, target / wheel.name)
-            packages[name] = lock_entry(name, wheel_version(wheel), wheel, imports, depends)
-            served.append(name)
+            serve(name, wheel, imports, depends)
         for name in PLACEHOLDERS:
-            wheel = placeholder_wheel(name, packages[name]["version"])
-            shutil.copy2(wheel, target / wheel.name)
-            packages[name] = lock_entry(name, packages[name]["version"], wheel, [], [])
+            serve(name, placeholder_wheel(name, packages[name]["version"]), [], [])
         for key in needed:
             entry = packages[key]
             if not entry["file_name"].endswith("-none-any.whl"):
                 sys.exit(f"site: {key} is a binary Pyodide package ({entry['file_name']}); "
                          "PyPI has no build of it for the browser")
-            wheel = pypi_wheel(python, key, entry["version"])
-            shutil.copy2(wheel, target / wheel.name)
-            entry["file_name"], entry["sha256"] = wheel.name, sha256(wheel)
-            served.append(key)
+            serve(key, pypi_wheel(python, key, entry["version"]))
     (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
     return served
 
@@ -413,10 +514,13 @@ def settings(lite_dir: Path, cdn: bool) -> None:
         # absolute against the site): it names Pyodide's own wheels by their CDN address and
         # the kit, ipywidgets and comm by file names beside it.
         kernel["pyodideUrl"] = CDN_URL + "pyodide.mjs"
-        kernel["loadPyodideOptions"] = {"lockFileURL": "./static/wheels/pyodide-lock.json"}
+        kernel["loadPyodideOptions"] = {"lockFileURL": "./static/wheels/pyodide-lock.json",
+                                        "packages": ["load_on_import"]}
     else:
         kernel["pyodideUrl"] = "./static/pyodide/pyodide.js"
         kernel["loadPyodideOptions"] = {"packages": PRELOAD}
+    kernel["loadPyodideOptions"]["env"] = {
+        "PYTHONSTARTUP": f"/lib/python{PYTHON_VERSION}/site-packages/{LOADER_STARTUP}"}
     page = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
         "appName": "cluedo-lab",
         "disabledExtensions": ["@jupyterlab/apputils-extension:announcements"],

@@ -6,8 +6,9 @@ plays its games in the kernel instead of starting worker processes, which a brow
 The others open ``build/site`` (built by ``make site``; they skip when it is missing) in
 Debian's Chromium, served by ``python -m http.server`` on 127.0.0.1, with every request to any
 other address refused, so a pass shows that the site runs offline: the kernel comes up, lessons
-00 and 04 run every cell without an error, the notepad answers a click and the classroom
-notebook plays a turn at the table. Screenshots go to ``tests/browser/screenshots/site-*.png``.
+00 and 04 run every cell without an error, the notepad answers a click, the classroom
+notebook plays a turn at the table, and the kit's dependencies load when it first imports
+them (not with the first page). Screenshots go to ``tests/browser/screenshots/site-*.png``.
 Needs /usr/bin/chromium and the ``playwright`` package (no ``playwright install``).
 """
 
@@ -346,4 +347,44 @@ def test_lesson_opens_with_no_failed_request(page, site):
     open_lesson(page, site, "00_start_here.ipynb")
     assert page.failed == []
     assert page.errors == []
+    assert page.refused == []
+
+
+LAZY_CELL = """\
+import sys
+before = sorted(m for m in ("sympy", "networkx", "tqdm") if m in sys.modules)
+from cluedo_lab.knowledge.closed_forms import deals
+from cluedo_lab.rules.edition import load_edition
+print("LAZY", before, deals(load_edition("cluedo-classic-1949"), 4).doit())
+"""
+
+
+def run_typed_cell(page, code: str, marker: str) -> str:
+    """Type ``code`` into a new cell at the end of the open notebook, run it and return the
+    text of its output (the one that holds ``marker``)."""
+    from playwright.sync_api import expect
+
+    page.locator(".jp-Notebook .jp-Cell").last.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(code)
+    page.keyboard.press("Shift+Enter")
+    output = page.locator(".jp-OutputArea-output", has_text=marker).last
+    expect(output).to_be_visible(timeout=RUN_TIMEOUT)
+    return output.inner_text()
+
+
+@pytest.mark.browser
+def test_the_kit_loads_sympy_only_when_it_imports_it(page, site):
+    """Lesson 00 starts without sympy, networkx or tqdm (the kit's lock entry does not name
+    them); the kit's first import of sympy loads it from the site, and the count is exact."""
+    from cluedo_lab.knowledge.closed_forms import deals
+    from cluedo_lab.rules.edition import load_edition
+
+    open_lesson(page, site, "00_start_here.ipynb")
+    text = run_typed_cell(page, LAZY_CELL, "LAZY")
+    expected = deals(load_edition("cluedo-classic-1949"), 4).doit()
+    assert text.strip() == f"LAZY [] {expected}"
+    assert page.failed == []
     assert page.refused == []
