@@ -129,9 +129,22 @@ def controls(seat: Seat[Game]) -> list[Control]:
         out += _group(seat, kind, card, keys, actions)
     labels = [c.label for c in out]
     return [c if labels.count(c.label) == 1 or not c.fields else
-            Control(f"{c.label} ({', '.join(f.label for f in c.fields)})", c.kind, c.fixed,
-                    c.fields, c.choices)
+            Control(f"{c.label}: {_purpose(c.fields)}", c.kind, c.fixed, c.fields, c.choices)
             for c in out]
+
+
+PURPOSES = {"cards": "suggest", "items": "ask", "to": "move", "destination": "move",
+            "target": "pick a player", "player": "pick a player", "card": "pick a card"}
+"""What a control's first drop-down says it does, when two buttons of one card would read
+alike (the 2002 "from present destination" card suggests or moves)."""
+
+
+def _purpose(fields: tuple[Field, ...]) -> str:
+    """Two controls of one action card told apart in a player's words: "suggest (choose the
+    suspect and the vehicle)", "move (choose where to)"."""
+    what = PURPOSES.get(fields[0].name.partition(".")[0], "choose")
+    chosen = ["where to" if f.label == "to" else f"the {f.label}" for f in fields]
+    return f"{what} (choose {' and '.join(chosen)})"
 
 
 def _phrase(seat: Seat[Game], key: str, value: Any) -> str:
