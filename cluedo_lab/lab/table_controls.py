@@ -133,18 +133,19 @@ def controls(seat: Seat[Game]) -> list[Control]:
             for c in out]
 
 
-PURPOSES = {"cards": "suggest", "items": "ask", "to": "move", "destination": "move",
-            "target": "pick a player", "player": "pick a player", "card": "pick a card"}
+PURPOSES = {"cards": "suggest", "items": "ask about", "to": "move", "destination": "move",
+            "target": "pick", "player": "pick", "card": "pick"}
 """What a control's first drop-down says it does, when two buttons of one card would read
 alike (the 2002 "from present destination" card suggests or moves)."""
 
 
 def _purpose(fields: tuple[Field, ...]) -> str:
-    """Two controls of one action card told apart in a player's words: "suggest (choose the
-    suspect and the vehicle)", "move (choose where to)"."""
+    """Two controls of one action card told apart in a player's words: "suggest a suspect and
+    a vehicle", "move (choose where to)"."""
     what = PURPOSES.get(fields[0].name.partition(".")[0], "choose")
-    chosen = ["where to" if f.label == "to" else f"the {f.label}" for f in fields]
-    return f"{what} (choose {' and '.join(chosen)})"
+    if any(f.label == "to" for f in fields):
+        return f"{what} (choose where to)"
+    return f"{what} {' and '.join(f'a {f.label}' for f in fields)}"
 
 
 def _phrase(seat: Seat[Game], key: str, value: Any) -> str:

@@ -157,7 +157,7 @@ def test_2002_present_destination_buttons_say_what_they_do():
     table = Table("cluedo-the-card-game-2002", 3, seed=0)
     card = "Play Suggestion from present destination (or move)"
     suggest, move = [c for c in table.controls() if c.label.startswith(card)]
-    assert [suggest.label, move.label] == [f"{card}: suggest (choose the suspect and the vehicle)",
+    assert [suggest.label, move.label] == [f"{card}: suggest a suspect and a vehicle",
                                            f"{card}: move (choose where to)"]
     assert [f.label for f in suggest.fields] == ["suspect", "vehicle"]
     assert suggest.action(0).get("cards") and move.action(0).get("destination")
