@@ -17,10 +17,10 @@ from typing import Any
 
 from ..games.action import Action
 from ..games.game import Game
-from ..games.seat import Seat
+from ..games.seat import Seat, seat_of
 from ..rules.errors import IllegalAction
 
-__all__ = ["Control", "Field", "controls", "makeable", "shown"]
+__all__ = ["Control", "Field", "controls", "makeable", "said", "shown"]
 
 EXPAND = 6
 """A choice with at most this many options becomes one button per option (``Show Rope``)."""
@@ -56,6 +56,17 @@ def shown(seat: Seat[Game], value: Any) -> str:
         if room is not None:
             return room
     return str(value)
+
+
+def said(game: Game, action: Action) -> str:
+    """A legal action in a player's words, as its button would say it: "Bob: Show Mrs.
+    Peacock" (``str(action)`` keeps the ids the records use)."""
+    seat = seat_of(game, action.seat)
+    order = sorted(action.args, key=lambda kv: ARG_ORDER.index(kv[0]) if kv[0] in ARG_ORDER
+                   else len(ARG_ORDER))
+    words = [VERBS.get(action.kind, action.kind.title())]
+    words += [_phrase(seat, k, v) for k, v in order]
+    return f"{game.names[action.seat]}: {' '.join(words)}"
 
 
 @dataclass(frozen=True)
