@@ -36,7 +36,7 @@ TAB_STYLE = ("<style>.cluedo-classroom .lm-TabBar-tab:not(.lm-mod-current) "
 COMPACT = "22px"
 """The height of a notepad row on the classroom page: 24 rows (21 cards under 3 headings)
 and the notepad's buttons fit beside the board on an 800-pixel screen."""
-NOTEPAD_STYLE = "".join((
+PLAY_STYLE = "".join((
     "<style>",
     ".cluedo-classroom :is(.cluedo-learner-notepad, .cluedo-notepad) .widget-gridbox "
     "{ grid-gap: 1px 4px !important; }",
@@ -47,8 +47,11 @@ NOTEPAD_STYLE = "".join((
     ".cluedo-classroom :is(.cluedo-learner-notepad, .cluedo-notepad) .widget-gridbox "
     f"> .widget-html > .widget-html-content {{ height: {COMPACT}; line-height: {COMPACT}; }}",
     ".cluedo-classroom .cluedo-table-status p { margin: .2em 0; }",
+    ".cluedo-classroom .cluedo-table-action { white-space: normal; height: auto; "
+    "min-height: var(--jp-widgets-inline-height); max-width: 100%; }",
     "</style>"))
-"""The classroom page's notepads in compact rows (the lessons keep the roomier ones)."""
+"""The classroom page's notepads in compact rows (the lessons keep the roomier ones), and
+action buttons whose long names wrap instead of being cut off."""
 
 
 class Classroom(InteractiveView):
@@ -125,7 +128,7 @@ class Classroom(InteractiveView):
                            titles=TABS)
         # The board (a button per square) is built when its tab is opened, not at each game.
         self._tabs.observe(lambda _c: self._refresh(), names="selected_index")
-        box = live_box(self, [w.HTML(TAB_STYLE + NOTEPAD_STYLE), self._tabs])
+        box = live_box(self, [w.HTML(TAB_STYLE + PLAY_STYLE), self._tabs])
         box.add_class("cluedo-classroom")
         self._parts = {"tabs": self._tabs, "note": self._note, "board": self._board}
         return box
