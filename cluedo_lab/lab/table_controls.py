@@ -17,10 +17,10 @@ from typing import Any
 
 from ..games.action import Action
 from ..games.game import Game
-from ..games.seat import Seat
+from ..games.seat import Seat, seat_of
 from ..rules.errors import IllegalAction
 
-__all__ = ["Control", "Field", "controls", "makeable", "shown"]
+__all__ = ["Control", "Field", "controls", "makeable", "said", "shown"]
 
 EXPAND = 6
 """A choice with at most this many options becomes one button per option (``Show Rope``)."""
@@ -56,6 +56,17 @@ def shown(seat: Seat[Game], value: Any) -> str:
         if room is not None:
             return room
     return str(value)
+
+
+def said(game: Game, action: Action) -> str:
+    """A legal action in a player's words, as its button would say it: "Bob: Show Mrs.
+    Peacock" (``str(action)`` keeps the ids the records use)."""
+    seat = seat_of(game, action.seat)
+    order = sorted(action.args, key=lambda kv: ARG_ORDER.index(kv[0]) if kv[0] in ARG_ORDER
+                   else len(ARG_ORDER))
+    words = [VERBS.get(action.kind, action.kind.title())]
+    words += [_phrase(seat, k, v) for k, v in order]
+    return f"{game.names[action.seat]}: {' '.join(words)}"
 
 
 @dataclass(frozen=True)
@@ -129,9 +140,23 @@ def controls(seat: Seat[Game]) -> list[Control]:
         out += _group(seat, kind, card, keys, actions)
     labels = [c.label for c in out]
     return [c if labels.count(c.label) == 1 or not c.fields else
-            Control(f"{c.label} ({', '.join(f.label for f in c.fields)})", c.kind, c.fixed,
-                    c.fields, c.choices)
+            Control(f"{c.label}: {_purpose(c.fields)}", c.kind, c.fixed, c.fields, c.choices)
             for c in out]
+
+
+PURPOSES = {"cards": "suggest", "items": "ask about", "to": "move", "destination": "move",
+            "target": "pick", "player": "pick", "card": "pick"}
+"""What a control's first drop-down says it does, when two buttons of one card would read
+alike (the 2002 "from present destination" card suggests or moves)."""
+
+
+def _purpose(fields: tuple[Field, ...]) -> str:
+    """Two controls of one action card told apart in a player's words: "suggest a suspect and
+    a vehicle", "move (choose where to)"."""
+    what = PURPOSES.get(fields[0].name.partition(".")[0], "choose")
+    if any(f.label == "to" for f in fields):
+        return f"{what} (choose where to)"
+    return f"{what} {' and '.join(f'a {f.label}' for f in fields)}"
 
 
 def _phrase(seat: Seat[Game], key: str, value: Any) -> str:

@@ -307,7 +307,7 @@ class Edition:
                 names.append(f"{card.name} ({marks})" if marks else card.name)
             rows.append((f"{category.name} ({len(category.cards)})", ", ".join(names)))
         return TextTable(("Category", "Cards"), tuple(rows),
-                     title=f"{self.name} ({self.publisher} {self.year}): {self.id}")
+                     title=f"The cards of {self.name} ({self.publisher} {self.year})")
 
     def assumptions_table(self) -> TextTable:
         """The facts this file chose because its rule book does not give them, with sources."""

@@ -33,6 +33,25 @@ TAB_STYLE = ("<style>.cluedo-classroom .lm-TabBar-tab:not(.lm-mod-current) "
              "{ color: #424242 !important; }</style>")
 """The names of the tabs not shown, darker than the theme's grey (#6d6d6d on #eeeeee is
 4.45:1; #424242 is 8.6:1): every learner can read them."""
+COMPACT = "22px"
+"""The height of a notepad row on the classroom page: 24 rows (21 cards under 3 headings)
+and the notepad's buttons fit beside the board on an 800-pixel screen."""
+PLAY_STYLE = "".join((
+    "<style>",
+    ".cluedo-classroom :is(.cluedo-learner-notepad, .cluedo-notepad) .widget-gridbox "
+    "{ grid-gap: 1px 4px !important; }",
+    ".cluedo-classroom :is(.cluedo-learner-cell, .cluedo-cell) "
+    f"{{ height: {COMPACT} !important; line-height: 20px !important; margin: 0 !important; }}",
+    ".cluedo-classroom :is(.cluedo-learner-notepad, .cluedo-notepad) .widget-gridbox "
+    f"> .widget-html {{ height: {COMPACT}; margin: 0 2px; }}",
+    ".cluedo-classroom :is(.cluedo-learner-notepad, .cluedo-notepad) .widget-gridbox "
+    f"> .widget-html > .widget-html-content {{ height: {COMPACT}; line-height: {COMPACT}; }}",
+    ".cluedo-classroom .cluedo-table-status p { margin: .2em 0; }",
+    ".cluedo-classroom .cluedo-table-action { white-space: normal; height: auto; "
+    "min-height: var(--jp-widgets-inline-height); max-width: 100%; }",
+    "</style>"))
+"""The classroom page's notepads in compact rows (the lessons keep the roomier ones), and
+action buttons whose long names wrap instead of being cut off."""
 
 
 class Classroom(InteractiveView):
@@ -109,7 +128,7 @@ class Classroom(InteractiveView):
                            titles=TABS)
         # The board (a button per square) is built when its tab is opened, not at each game.
         self._tabs.observe(lambda _c: self._refresh(), names="selected_index")
-        box = live_box(self, [w.HTML(TAB_STYLE), self._tabs])
+        box = live_box(self, [w.HTML(TAB_STYLE + PLAY_STYLE), self._tabs])
         box.add_class("cluedo-classroom")
         self._parts = {"tabs": self._tabs, "note": self._note, "board": self._board}
         return box

@@ -350,16 +350,17 @@ class Table(InteractiveView):
                           layout=w.Layout(width="40em", max_width="100%"))
             parts: list[Any] = [w.HBox([left, right], layout=row)]
         else:
-            # Your move above; the board beside the notepad; where everything stands and the
-            # log under the board, as wide as the board.
-            top = w.VBox([self._status, self._controls, self._confirm, self._message])
+            # Your move and the board in one column beside the notepad, both from the top of
+            # the table (so the play fits a 1280 x 800 screen); where everything stands and
+            # the log under the board, as wide as the board.
             game = self.session.seat.board_game
             assert game is not None
             width = game.board.cols * BOARD_CELL + origin(BOARD_CELL, coordinates=True)[0] \
                 + BOARD_CELL / 2
-            board = w.VBox([self._board_widget(), self._facts, self._log],
+            board = w.VBox([self._status, self._controls, self._confirm, self._message,
+                            self._board_widget(), self._facts, self._log],
                            layout=w.Layout(width=f"{width:g}px", max_width="100%"))
-            parts = [top, w.HBox([board, right], layout=row)]
+            parts = [w.HBox([board, right], layout=row)]
         box = w.VBox([*parts, self._review_button, self._review_box])
         box.add_class("cluedo-table")
         named: dict[str, Any] = {

@@ -19,7 +19,7 @@ from cluedo_lab.games.card_2018 import CardGame2018
 from cluedo_lab.games.game import Game
 from cluedo_lab.games.seat import BoardSeat, CardSeat2002, CardSeat2018, Seat, seat_of
 from cluedo_lab.lab import table_session
-from cluedo_lab.lab.table_controls import controls, makeable
+from cluedo_lab.lab.table_controls import controls, makeable, said
 from cluedo_lab.lab.table_session import TableSession
 from cluedo_lab.lab.table_story import Before, narrate, opening
 from cluedo_lab.records import seat_view
@@ -356,3 +356,13 @@ def test_the_facts_are_your_hand_and_the_public_state(edition_id):
         assert facts[1:] == game.status().splitlines()
     else:
         assert facts[1:] == []
+
+
+def test_an_action_said_in_a_players_words_names_the_cards():
+    """``said`` gives a learner the names on the cards; ``str`` keeps the records' ids."""
+    game = new_game("cluedo-classic-1949", ["Ann", "Bob", "Cy"], seed=10)
+    show = Action.make("show", 1, card="peacock")
+    assert said(game, show) == "Bob: Show Mrs. Peacock"
+    assert str(show) == "seat 1: show (card=peacock)"
+    ask = Action.make("ask", 0, items=["scarlett", "knife"])
+    assert said(new_game("cluedo-card-game-2018", 3), ask) == "P1: Ask about Scarlett, Knife"

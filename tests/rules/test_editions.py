@@ -297,6 +297,7 @@ def test_tables_for_notebooks():
     assert "Giant&#x27;s Causeway" in html and "<table>" in html
     deck = game.deck_table()
     assert len(deck.rows) == 3 and "Train (red, ground)" in deck.rows[1][1]
+    assert repr(deck).splitlines()[0] == "The cards of Cluedo The Card Game (Winning Moves 2002)"
     assumed = game.assumptions_table()
     assert [row[0] for row in assumed.rows] == [a.about for a in game.assumptions]
     assert repr(assumed).splitlines()[0] == "Assumptions of cluedo-the-card-game-2002"

@@ -725,8 +725,9 @@ def test_new_game_always_answers(screen, voila, refused):
     ("cluedo-classic-1949", 3), ("cluedo-classic-1949", 6), ("cluedo-the-card-game-2002", 3),
     ("cluedo-the-card-game-2002-one-against-all", 3)])
 def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, players):
-    """Every edition on a 1280-pixel screen: nothing wider than the page, every control on
-    screen, and the board tab showing this edition's board (or saying a card game has none)."""
+    """Every edition on a 1280 x 800 screen: nothing wider than the page, and scrolled to the
+    table, every action button, the board and the notepad within the screen's height; the
+    board tab showing this edition's board (or saying a card game has none)."""
     from cluedo_lab.rules.edition import load_edition
 
     ed = load_edition(edition)
@@ -759,6 +760,17 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, player
         SCREENS.mkdir(parents=True, exist_ok=True)
         page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=str(SCREENS / f"app_{edition}_{players}.png"))
+        # The play fits the screen's height: scrolled to the table, the action buttons, the
+        # board and the whole notepad lie within the 800 pixels.
+        page.locator(".cluedo-table").evaluate("t => t.scrollIntoView()")
+        play = ".cluedo-table-action, .cluedo-learner-notepad" + (
+            ", .cluedo-table-board" if ed.board else "")
+        spans = page.evaluate(f"""() => [...document.querySelectorAll('{play}')].map(e => {{
+            const r = e.getBoundingClientRect();
+            return [e.className, Math.round(r.top), Math.round(r.bottom)]; }})""")
+        assert len(spans) >= (3 if ed.board else 2)
+        assert all(0 <= top and bottom <= 800 for _name, top, bottom in spans), spans
+        page.screenshot(path=str(SCREENS / f"app_{edition}_{players}_play.png"))
         page.get_by_role("tab", name="The board").click()
         note = page.locator(".cluedo-classroom-board-note")
         if ed.board is None:

@@ -151,6 +151,18 @@ def test_2018_ask_by_dropdowns_then_bots_answer_and_play():
                 truth.probability(card.id, place)
 
 
+def test_2002_present_destination_buttons_say_what_they_do():
+    """The card that suggests or moves gives two buttons: each says which, in a player's words
+    (no argument names), and each makes its own kind of action."""
+    table = Table("cluedo-the-card-game-2002", 3, seed=0)
+    card = "Play Suggestion from present destination (or move)"
+    suggest, move = [c for c in table.controls() if c.label.startswith(card)]
+    assert [suggest.label, move.label] == [f"{card}: suggest a suspect and a vehicle",
+                                           f"{card}: move (choose where to)"]
+    assert [f.label for f in suggest.fields] == ["suspect", "vehicle"]
+    assert suggest.action(0).get("cards") and move.action(0).get("destination")
+
+
 def test_2002_snoop_button_shows_a_card_of_that_player():
     table = Table("cluedo-the-card-game-2002", 3, seed=1)
     table.widget()
