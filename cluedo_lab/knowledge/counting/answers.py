@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -27,9 +28,6 @@ Shown = tuple[Any, ...]
 """An every-who-can answer: each ``(player, card)`` or ``(player,)`` shown, in order."""
 Ways = Callable[[int, tuple[int, ...]], int]
 """A DP's ``ways`` in the counter, where every factor is scaled to whole numbers."""
-Move = tuple[int, int, int, tuple[int, ...]]
-"""(next state's number, weight, weight of every deal through the move, cards taken from
-each group the named cards are in)."""
 
 
 class AnswerCounter:
@@ -84,7 +82,7 @@ class AnswerCounter:
             self.states: list[tuple[int, ...]] = []
             self._fillings: dict[tuple[int, int],
                                  list[tuple[int, int, tuple[int, ...], int]]] = {}
-            self._moves: dict[tuple[int, int, tuple[int, ...]], list[Move]] = {}
+            self._getters: dict[tuple[int, ...], Callable[[tuple[int, ...]], Any]] = {}
             self._walkers: dict[tuple[tuple[str, ...], bool, int], _Question] = {}
             # With the envelope first, its first step's groups are the classes themselves.
             choices: list[tuple[dict[int, int], Weight, int, tuple[int, ...]]]
@@ -130,22 +128,17 @@ class AnswerCounter:
             self._fillings[key] = found
         return found
 
-    def moves(self, step: int, sid: int, groups: tuple[int, ...]) -> list[Move]:
-        """The fillings from state ``sid`` added up by the state they lead to and the cards
-        they take from ``groups`` (those the named cards are in): all a walk tells apart."""
-        key = (step, sid, groups)
-        found = self._moves.get(key)
+    def taken_from(self, groups: tuple[int, ...]) -> Callable[[tuple[int, ...]], Any]:
+        """What tells the cards a filling takes from ``groups`` (those the named cards are
+        in): a fast getter, its result a number, a tuple, or () for no group."""
+        found = self._getters.get(groups)
         if found is None:
-            merged: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-            for new, weight, taken, rest in self.fillings(step, sid):
-                pair = (new, tuple([taken[g] for g in groups]))
-                old = merged.get(pair)
-                if old is None:
-                    merged[pair] = [weight, rest]
-                else:
-                    old[0] += weight
-            found = self._moves[key] = [(new, weight, weight * rest, taken)
-                                        for (new, taken), (weight, rest) in merged.items()]
+            if groups:
+                found = operator.itemgetter(*groups)
+            else:
+                def found(taken: tuple[int, ...]) -> tuple[int, ...]:
+                    return ()
+            self._getters[groups] = found
         return found
 
     def distribution(self, named: Sequence[str], sees_card: bool
@@ -194,6 +187,7 @@ class AnswerCounter:
         held = tuple(card for who in self.answerers
                      for card in question.fixed_named.get(self.index[who], ()))
         loose = question.loose
+        walkers: dict[tuple[str, ...], tuple[tuple[str, ...], _Question]] = {}
         for multiplier, step, new, keys, insides in self._start_rows():
             # Envelopes that leave the same named cards free have the same answers.
             alike: dict[tuple[str, ...], list[tuple[str, ...]]]
@@ -208,9 +202,12 @@ class AnswerCounter:
                 if self.every:
                     answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
                 else:
-                    ordered = tuple(sorted(free))
-                    walker = self.walker(ordered + held, sees_card, question.scale)
-                    answers = walker.answers(ordered, step, new)
+                    found = walkers.get(free)
+                    if found is None:
+                        ordered = tuple(sorted(free))
+                        found = walkers[free] = (ordered, self.walker(ordered + held, sees_card,
+                                                                      question.scale))
+                    answers = found[1].answers(found[0], step, new)
                 for answer, value in answers.items():
                     if value:
                         yield answer, group, multiplier * value
@@ -292,14 +289,17 @@ class _Question:
             found = self._named_at[key] = (groups, tuple(by_group[g] for g in groups))
         return found
 
-    def splits(self, free: tuple[str, ...], step: int, left: tuple[int, ...],
-               taken: tuple[int, ...]) -> tuple[list[tuple[list[str], int]], int]:
+    def splits(self, free: tuple[str, ...], step: int, left: tuple[int, ...] | int,
+               taken: tuple[int, ...] | int) -> tuple[list[tuple[list[str], int]], int]:
         """Each set of the free named cards a hand at ``step`` may take (``taken`` of the
-        ``left`` cards of each group they are in), with its chance as a numerator over one
-        common denominator (returned second)."""
+        ``left`` cards of each group they are in, one number for one group), with its
+        chance as a numerator over one common denominator (returned second)."""
         key = (free, step, left, taken)
         found = self.split_memo.get(key)
         if found is None:
+            if isinstance(left, int):
+                left, taken = (left,), (cast(int, taken),)
+            assert isinstance(taken, tuple)
             parts = []
             for cards, r, t in zip(self.named_at(free, step)[1], left, taken, strict=True):
                 m = len(cards)
@@ -320,8 +320,8 @@ class _Question:
         share = self.scale // len(held)
         return sum(share << self.shift[(who, card)] for card in held)
 
-    def outcome(self, free: tuple[str, ...], a: int, step: int, left: tuple[int, ...],
-                taken: tuple[int, ...]) -> tuple[int, int, int]:
+    def outcome(self, free: tuple[str, ...], a: int, step: int, left: tuple[int, ...] | int,
+                taken: tuple[int, ...] | int) -> tuple[int, int, int]:
         """Answerer ``a`` takes ``taken`` of the ``left`` cards of each group the free named
         cards are in: the chances (numerators over the denominator returned first) that they
         show, as packed answers per deal, and that they pass."""
@@ -379,8 +379,8 @@ class _Question:
             return total
         # Each move's chances depend only on how many cards it takes from the groups the
         # named cards are in.
-        groups = self.named_at(free, step)[0]
-        left = tuple([state[g] for g in groups])
+        pick = counter.taken_from(self.named_at(free, step)[0])
+        left = pick(state)
         chances = self.outcomes.get((free, a, left))
         if chances is None:
             chances = self.outcomes[(free, a, left)] = {}
@@ -389,7 +389,8 @@ class _Question:
         last = a + 1 == len(counter.answerers)
         scale = self.scale
         total = 0
-        for new, weight, through, taken_named in counter.moves(step, sid, groups):
+        for new, weight, taken, rest in counter.fillings(step, sid):
+            taken_named = pick(taken)
             chance = chances.get(taken_named)
             if chance is None:
                 chance = chances[taken_named] = self.outcome(free, a, step, left,
@@ -398,9 +399,9 @@ class _Question:
             # A move's weight counts the ways to pick the cards of the named cards' groups,
             # so it is a multiple of the denominator.
             if shows:
-                total += through // denominator * shows
+                total += weight * rest // denominator * shows
             if passes and last:
-                total += through // denominator * passes * scale
+                total += weight * rest // denominator * passes * scale
             elif passes:
                 later = later_memo.get(new)
                 if later is None:
@@ -428,10 +429,10 @@ class _Question:
             later = self.every_walk(free, a + 1, step, sid)
             result = memo[sid] = self.then(who, here, 1, later) if here else later
             return result
-        groups = self.named_at(free, step)[0]
-        left = tuple([state[g] for g in groups])
-        for new, weight, _, taken_named in counter.moves(step, sid, groups):
-            options, denominator = self.splits(free, step, left, taken_named)
+        pick = counter.taken_from(self.named_at(free, step)[0])
+        left = pick(state)
+        for new, weight, counts, _ in counter.fillings(step, sid):
+            options, denominator = self.splits(free, step, left, pick(counts))
             for taken, numerator in options:
                 rest = tuple(c for c in free if c not in taken) if taken else free
                 later = self.every_walk(rest, a + 1, step + 1, new)
