@@ -26,8 +26,6 @@ Answer = tuple[Any, ...] | None
 """``(player, card)``, ``(player,)``, a tuple of those (every who can) or None."""
 Shown = tuple[Any, ...]
 """An every-who-can answer: each ``(player, card)`` or ``(player,)`` shown, in order."""
-Ways = Callable[[int, tuple[int, ...]], int]
-"""A DP's ``ways`` in the counter, where every factor is scaled to whole numbers."""
 
 
 class AnswerCounter:
@@ -72,7 +70,6 @@ class AnswerCounter:
             prep = self.prep
             self.dp = SweepDP(prep.classes, prep.order, prep.caps, prep.cat_caps,
                               prep.factors, prep.env_index)
-            self.ways = cast(Ways, self.dp.ways)
             self.index = {p.name: i for i, p in enumerate(prep.places)}
             self.class_of = {card: k for k, klass in enumerate(prep.classes)
                              for card in klass.members}
@@ -82,6 +79,7 @@ class AnswerCounter:
             self.states: list[tuple[int, ...]] = []
             self._fillings: dict[tuple[int, int],
                                  list[tuple[int, int, tuple[int, ...], int]]] = {}
+            self._ways: dict[tuple[int, int], int] = {}
             self._getters: dict[tuple[int, ...], Callable[[tuple[int, ...]], Any]] = {}
             self._walkers: dict[tuple[tuple[str, ...], bool, int], _Question] = {}
             # With the envelope first, its first step's groups are the classes themselves.
@@ -90,7 +88,7 @@ class AnswerCounter:
                 as_class = [members[0] for members in self.dp.groups[0]]
                 choices = [({as_class[g]: n for g, n in taken.items()}, weight, 1, new)
                            for new, weight, taken in self.dp.envelope_choices()
-                           if self.ways(1, new)]
+                           if self.ways(1, self.state_id(new))]
             else:
                 choices = [({}, 1, 0, self.dp.start)]
             # Each envelope choice stands for ``ways`` envelopes with equal shares: count
@@ -108,6 +106,18 @@ class AnswerCounter:
             self.states.append(state)
         return found
 
+    def ways(self, step: int, sid: int) -> int:
+        """The weight of every way to complete the deal from state ``sid`` before ``step``
+        (the sweep DP's count, over :meth:`fillings`)."""
+        if step == self.dp.steps:
+            return 0 if any(self.states[sid]) else 1
+        key = (step, sid)
+        found = self._ways.get(key)
+        if found is None:
+            found = self._ways[key] = sum([weight * rest for _, weight, _, rest
+                                           in self.fillings(step, sid)])
+        return found
+
     def fillings(self, step: int, sid: int) -> list[tuple[int, int, tuple[int, ...], int]]:
         """The ways to fill the place at ``step`` from state ``sid`` that some deal
         completes, as (next state's number, weight, cards taken from each group, ways to
@@ -117,14 +127,11 @@ class AnswerCounter:
         found = self._fillings.get(key)
         if found is None:
             found = []
-            ways = self.ways
-            counted = self.dp.memo(step + 1) if step + 1 < self.dp.steps else {}
             for new, weight, taken in self.dp.fillings(step, self.states[sid]):
-                rest = counted.get(new)
-                if rest is None:
-                    rest = ways(step + 1, new)
+                number = self.state_id(new)
+                rest = self.ways(step + 1, number)
                 if rest:
-                    found.append((self.state_id(new), cast(int, weight), taken, cast(int, rest)))
+                    found.append((number, cast(int, weight), taken, rest))
             self._fillings[key] = found
         return found
 
@@ -252,6 +259,7 @@ class _Question:
         assert prep is not None   # questions are asked only of a problem with deals
         self.counter = counter
         self.ways = counter.ways
+        start = counter.state_id(counter.dp.start)
         self.sees_card = sees_card
         self.fixed_named: dict[int, list[str]] = defaultdict(list)
         for card in named:
@@ -270,7 +278,7 @@ class _Question:
         answers: list[Answer] = [None]
         for who in counter.answerers:
             answers += [(who, card) for card in named] if sees_card else [(who,)]
-        width = (self.scale * self.ways(0, counter.dp.start)).bit_length() + 1
+        width = (self.scale * self.ways(0, start)).bit_length() + 1
         self.shift = {answer: i * width for i, answer in enumerate(answers)}
         self.mask = (1 << width) - 1
 
@@ -368,13 +376,13 @@ class _Question:
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            total = memo[sid] = self.ways(step, state) * self.scale
+            total = memo[sid] = self.ways(step, sid) * self.scale
             return total
         who = counter.answerers[a]
         here = self.fixed_named[counter.index[who]]
         if counter.step_of.get(counter.index[who]) != step:
             # This answerer's hand is already known: they show or pass for certain.
-            total = memo[sid] = (self.ways(step, state) * self.unit(who, here) if here
+            total = memo[sid] = (self.ways(step, sid) * self.unit(who, here) if here
                                  else self.first_walk(free, a + 1, step, sid))
             return total
         # Each move's chances depend only on how many cards it takes from the groups the
@@ -416,7 +424,7 @@ class _Question:
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            return {(): self.ways(step, state) * self.scale}
+            return {(): self.ways(step, sid) * self.scale}
         memo = self.memos(free)[a]
         found: dict[Shown, int] | None = memo.get(sid)
         if found is not None:
