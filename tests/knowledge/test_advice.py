@@ -276,3 +276,23 @@ def test_ranking_leaves_the_garbage_collector_as_it_was():
         gc.enable()
     assert [(o.named, o.gain, o.outcomes) for o in again] == [
         (o.named, o.gain, o.outcomes) for o in first]
+
+
+def test_the_advisor_is_freed_without_the_cyclic_collector():
+    """The question walks the counter keeps refer back to it weakly: once its Knowledge is
+    gone, reference counting alone frees the counter (no cycle left for the collector)."""
+    import gc
+    import weakref
+
+    from cluedo_lab.knowledge.advice import _advisor
+    data, _ = random_record(edition_path("mini-3x3x3"), 3, 6, events=4)
+    k = Knowledge(Record.from_dict(data))
+    gc.disable()
+    try:
+        rank_questions(k)
+        counter = weakref.ref(_advisor(k, None).counter)
+        assert counter() is not None and counter()._walkers
+        del k
+        assert counter() is None
+    finally:
+        gc.enable()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -232,12 +233,6 @@ class AnswerCounter:
                 for weight, step, new, keys in self.starts]
         return self._starts_rows
 
-    def release(self) -> None:
-        """Let go of the walks: they refer back to this counter, so without this only the
-        cyclic garbage collector would free them."""
-        if self.prep is not None:
-            self._walkers.clear()
-
     def walker(self, cards: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
         """The walk shared by the questions whose named cards that matter are ``cards``."""
         key = (tuple(sorted(cards)), sees_card, scale)
@@ -257,8 +252,9 @@ class _Question:
                  scale: int | None = None):
         prep = counter.prep
         assert prep is not None   # questions are asked only of a problem with deals
-        self.counter = counter
-        self.ways = counter.ways
+        # The counter keeps its walks (:meth:`AnswerCounter.walker`): a weak reference back
+        # leaves no cycle, so reference counting frees both when the advisor goes.
+        self._counter = weakref.ref(counter)
         start = counter.state_id(counter.dp.start)
         self.sees_card = sees_card
         self.fixed_named: dict[int, list[str]] = defaultdict(list)
@@ -278,9 +274,15 @@ class _Question:
         answers: list[Answer] = [None]
         for who in counter.answerers:
             answers += [(who, card) for card in named] if sees_card else [(who,)]
-        width = (self.scale * self.ways(0, start)).bit_length() + 1
+        width = (self.scale * counter.ways(0, start)).bit_length() + 1
         self.shift = {answer: i * width for i, answer in enumerate(answers)}
         self.mask = (1 << width) - 1
+
+    @property
+    def counter(self) -> AnswerCounter:
+        counter = self._counter()
+        assert counter is not None, "a walk is used only while its counter lives"
+        return counter
 
     def named_at(self, free: tuple[str, ...], step: int
                  ) -> tuple[tuple[int, ...], tuple[list[str], ...]]:
@@ -376,13 +378,13 @@ class _Question:
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            total = memo[sid] = self.ways(step, sid) * self.scale
+            total = memo[sid] = counter.ways(step, sid) * self.scale
             return total
         who = counter.answerers[a]
         here = self.fixed_named[counter.index[who]]
         if counter.step_of.get(counter.index[who]) != step:
             # This answerer's hand is already known: they show or pass for certain.
-            total = memo[sid] = (self.ways(step, sid) * self.unit(who, here) if here
+            total = memo[sid] = (counter.ways(step, sid) * self.unit(who, here) if here
                                  else self.first_walk(free, a + 1, step, sid))
             return total
         # Each move's chances depend only on how many cards it takes from the groups the
@@ -424,7 +426,7 @@ class _Question:
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            return {(): self.ways(step, sid) * self.scale}
+            return {(): counter.ways(step, sid) * self.scale}
         memo = self.memos(free)[a]
         found: dict[Shown, int] | None = memo.get(sid)
         if found is not None:
