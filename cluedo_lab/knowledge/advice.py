@@ -107,8 +107,7 @@ def information_gain(knowledge: Knowledge, named: Sequence[str | Card], asker: s
     and the values of the questions asked so far) is kept on ``knowledge`` until its record
     changes, so asking about another question, or ranking them all, reuses it."""
     with _collector_paused():
-        return _advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named),
-                                                 alone=True)
+        return _advisor(knowledge, asker).option(tuple(knowledge.card(c).id for c in named))
 
 
 def rank_questions(knowledge: Knowledge, asker: str | None = None, fixed: Sequence[str | Card] = (),
@@ -169,13 +168,12 @@ class _Advisor:
         self.order = self.record.answer_order(self.asker)
         self.counter = AnswerCounter(self.problem, self.order, every=self.every)
 
-    def option(self, named: tuple[str, ...], alone: bool = False) -> Option:
-        """The question's value, computed once for all questions of its kinds (``alone``:
-        asked on its own, see :meth:`AnswerCounter.weights`)."""
+    def option(self, named: tuple[str, ...]) -> Option:
+        """The question's value, computed once for all questions of its kinds."""
         by_kind = sorted(named, key=lambda c: self.kind[c])
         signature = tuple(self.kind[c] for c in by_kind)
         if signature not in self.cache:
-            self.cache[signature] = (by_kind, *self._evaluate(named, alone))
+            self.cache[signature] = (by_kind, *self._evaluate(named))
         representative, expected, outcomes = self.cache[signature]
         # An equivalent question: rename the representative's cards to this one's.
         rename: dict[str | None, str | None] = dict(zip(representative, by_kind, strict=True))
@@ -184,10 +182,9 @@ class _Advisor:
                     for o in outcomes]
         return Option(named, self.before - expected, expected, outcomes)
 
-    def _evaluate(self, named: tuple[str, ...], alone: bool) -> tuple[float, list[Outcome]]:
+    def _evaluate(self, named: tuple[str, ...]) -> tuple[float, list[Outcome]]:
         order = self.order
-        joint, scale = self.counter.weights(named, sees_card=self.record.observer == self.asker,
-                                            alone=alone)
+        joint, scale = self.counter.weights(named, sees_card=self.record.observer == self.asker)
         outcomes = []
         terms = []
         for answer, envelopes in joint.items():

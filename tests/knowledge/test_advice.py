@@ -198,7 +198,7 @@ def test_best_first_question_agrees_with_the_variant_figures(answer):
 
 
 # ---------------------------------------------------------------------------------------------
-# The answers read from moments (knowledge.counting.answer_moments) against every deal and the walk
+# The answer counter against every deal on every event kind
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("deck, players, seed, observer, model", [
@@ -212,15 +212,13 @@ def test_best_first_question_agrees_with_the_variant_figures(answer):
     ("tiny-features", 3, 18, True, "uniform"),
     ("mini-face-down", 2, 19, True, "uniform"),
 ])
-def test_moment_answers_match_every_deal_on_every_event_kind(deck, players, seed, observer,
-                                                              model):
-    """Every event kind the edition allows, seat and public records: the moment path (forced
-    on) and the walk (forced off) both give the brute-force joint of answer and envelope,
-    for one-per-category questions (which the moment path serves, named cards known in an
-    answerer's hand included) and for any others (which it leaves to the walk)."""
-    from cluedo_lab.knowledge.counting.answer_moments import serves
+def test_answers_match_every_deal_on_every_event_kind(deck, players, seed, observer, model):
+    """Every event kind the edition allows, seat and public records: the answer counter
+    gives the brute-force joint of answer and envelope, for one-per-category questions
+    (named cards known in an answerer's hand included, and named cards that the sweep puts in
+    one group once the envelope is filled) and for any others."""
     rng = random.Random(seed)
-    served = stoppers = 0
+    stoppers = merged = 0
     for events in (0, 3, 8):
         data, _ = random_record(edition_path(deck), players, seed * 10 + events,
                                 events=events, observer=observer)
@@ -230,8 +228,7 @@ def test_moment_answers_match_every_deal_on_every_event_kind(deck, players, seed
         asker = record.observer or rng.choice(record.player_names)
         order = record.answer_order(asker)
         problem = cons.problem(record, k.constraints())
-        moments = AnswerCounter(problem, order)
-        walk = AnswerCounter(problem, order, moments=False)
+        counter = AnswerCounter(problem, order)
         by_category = defaultdict(list)
         for card in record.edition.cards:
             by_category[card.category].append(card.id)
@@ -239,9 +236,9 @@ def test_moment_answers_match_every_deal_on_every_event_kind(deck, players, seed
         questions = [tuple(rng.choice(ids) for ids in by_category.values()) for _ in range(6)]
         questions += [tuple(rng.sample(cards, 2)) for _ in range(2)]
         # A card known to be in an answerer's hand, named with one of each other category.
-        if moments.prep is not None:
-            known = [c for c, place in moments.prep.fixed.items()
-                     if moments.prep.places[place].name in order]
+        if counter.prep is not None:
+            known = [c for c, place in counter.prep.fixed.items()
+                     if counter.prep.places[place].name in order]
             for card in rng.sample(known, min(2, len(known))):
                 category = record.edition.card(card).category
                 questions.append(tuple(card if cat == category else rng.choice(ids)
@@ -251,17 +248,16 @@ def test_moment_answers_match_every_deal_on_every_event_kind(deck, players, seed
         for named in questions:
             want = {key: w for key, w in _brute_answers(oracle, order, named, sees).items()
                     if w}
-            for counter in (moments, walk):
-                got = counter.distribution(named, sees)
-                flat = {(a, e): Fraction(w) for a, row in got.items()
-                        for e, w in row.items() if w}
-                assert flat == want, (events, named, counter.use_moments)
-                counter.release()   # later questions build the walks and sums again
-            free = [c for c in named if moments.prep is not None and c not in moments.prep.fixed]
-            if moments.prep is not None and serves(moments, free, math.lcm(*range(1, 4))):
-                served += 1
-    assert served, "no question took the moment path"
+            got = counter.distribution(named, sees)
+            flat = {(a, e): Fraction(w) for a, row in got.items()
+                    for e, w in row.items() if w}
+            assert flat == want, (events, named)
+            if counter.prep is not None and counter.dp.steps > 1:
+                free = [c for c in named if c not in counter.prep.fixed]
+                groups = {counter.dp.group_of[1][counter.class_of[c]] for c in free}
+                merged += len(groups) < len(free)
     assert stoppers or observer is False, "no question named a card known in a hand"
+    assert merged, "no question had two named cards in one group of the sweep"
 
 
 def test_ranking_leaves_the_garbage_collector_as_it_was():
@@ -280,3 +276,23 @@ def test_ranking_leaves_the_garbage_collector_as_it_was():
         gc.enable()
     assert [(o.named, o.gain, o.outcomes) for o in again] == [
         (o.named, o.gain, o.outcomes) for o in first]
+
+
+def test_the_advisor_is_freed_without_the_cyclic_collector():
+    """The question walks the counter keeps refer back to it weakly: once its Knowledge is
+    gone, reference counting alone frees the counter (no cycle left for the collector)."""
+    import gc
+    import weakref
+
+    from cluedo_lab.knowledge.advice import _advisor
+    data, _ = random_record(edition_path("mini-3x3x3"), 3, 6, events=4)
+    k = Knowledge(Record.from_dict(data))
+    gc.disable()
+    try:
+        rank_questions(k)
+        counter = weakref.ref(_advisor(k, None).counter)
+        assert counter() is not None and counter()._walkers
+        del k
+        assert counter() is None
+    finally:
+        gc.enable()

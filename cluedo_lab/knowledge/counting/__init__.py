@@ -24,9 +24,9 @@ routes, each with its reason and figure) and gives a :class:`~.routes.Solution`.
 distribution is read from the counter that counted the table, on first use: no count again per
 envelope.
 
-**The answers to a question** (:mod:`.answers`, :mod:`.answer_moments`) count on the place DP
-(:mod:`.place_dp`), which fills the envelope and then the answerers' hands in the order they
-are asked: the joint weight of each answer and each envelope, for the question ranking.
+**The answers to a question** (:mod:`.answers`) walk the sweep DP with the envelope first and
+then the answerers' hands in the order they are asked, following the named cards by their
+chances: the joint weight of each answer and each envelope, for the question ranking.
 
 Four cards of two categories, one each in Ann's and Bob's hands, one of each category in the
 envelope; Ann is known to hold ``a``:

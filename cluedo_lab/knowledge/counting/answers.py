@@ -1,25 +1,32 @@
-"""The joint weight of each answer to a question and each envelope."""
+"""The joint weight of each answer to a question and each envelope: the one way the question
+ranking values a question.
+
+Each question walks the sweep DP (:mod:`.sweep_dp`) with its places in the order the players
+are asked: the envelope, then each answerer's hand. The sweep forgets after each hand what no
+later place tells apart, so it keeps few states (on the six-player positions of
+``benchmarks/ranking.py``, 264 where a DP keeping every class apart kept 4,462), and the named
+cards are followed through it by their chances: see :class:`AnswerCounter`.
+"""
 
 from __future__ import annotations
 
 import itertools
 import math
 import operator
+import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
-from .answer_moments import MomentAnswers, serves
 from .prepared import prepare
 from .problem import Factor, Problem, Weight, exact
+from .sweep_dp import SweepDP
 
 Answer = tuple[Any, ...] | None
 """``(player, card)``, ``(player,)``, a tuple of those (every who can) or None."""
 Shown = tuple[Any, ...]
 """An every-who-can answer: each ``(player, card)`` or ``(player,)`` shown, in order."""
-Ways = Callable[[int, tuple[int, ...]], int]
-"""A DP's ``ways`` in the counter, where every factor is scaled to whole numbers."""
 
 
 class AnswerCounter:
@@ -29,14 +36,15 @@ class AnswerCounter:
     uniformly among those held (weight 1/k). The answer is ``(player, card)`` when the asker
     sees the card, ``(player,)`` otherwise, and ``None`` when nobody can show.
 
-    Why one counter serves every question: the DP fills the envelope, then the answerers in
-    the order asked, keeping only how many cards of each class are left. A named card is one
-    member of its class, and the members of a class are interchangeable, so given the counts
-    it is equally likely to be any of them: if ``r`` of a class are left and a hand takes
-    ``t``, a given ``j`` of the ``m`` named ones go there (and the others not) with chance
-    C(r-m, t-j) / C(r, t). The DP's moves do not depend on the question and are computed once;
-    each question only walks them with these chances. Once someone has shown a card the rest
-    of the deal no longer changes the answer, so it is counted by the plain DP.
+    Why one DP serves every question: the sweep DP fills the envelope, then the answerers in
+    the order asked, keeping only how many cards are left in each *group* (cards that no later
+    place tells apart). The members of a group are interchangeable for everything still to
+    come, so a hand that takes ``t`` of the ``r`` cards left in a group takes any given ``j``
+    of the ``m`` named ones there (and not the others) with chance C(r-m, t-j) / C(r, t),
+    whatever happened before. The DP's fillings do not depend on the question and are
+    computed once; each question walks them with these chances, its named cards still free
+    (not yet dealt) as part of its state. Once someone has shown a card the rest of the deal
+    no longer changes the answer, so it is counted by the plain DP.
 
     Under that rule a question has few answers, so the walk keeps them as fields of one packed
     integer, and it depends only on the named cards still free and those known to be in an
@@ -48,13 +56,9 @@ class AnswerCounter:
     """
 
     def __init__(self, problem: Problem, answerers: Sequence[str],
-                 envelope: str = "envelope", every: bool = False, moments: bool = True):
+                 envelope: str = "envelope", every: bool = False):
         self.answerers = tuple(answerers)
         self.every = every
-        # Read the answers from MomentAnswers where it serves the question (False: always
-        # walk, as the tests compare both).
-        self.use_moments = moments
-        self._moments: MomentAnswers | None = None
         self._starts_rows: list[tuple[int, int, int, list[tuple[str, ...]],
                                       list[frozenset[str]]]] | None = None
         # Whole numbers throughout: each factor's weights are scaled to integers. Every deal
@@ -65,20 +69,29 @@ class AnswerCounter:
         self.prep = prepare(problem, envelope, frozenset(), first=answerers)
         if self.prep is not None:
             prep = self.prep
+            self.dp = SweepDP(prep.classes, prep.order, prep.caps, prep.cat_caps,
+                              prep.factors, prep.env_index)
             self.index = {p.name: i for i, p in enumerate(prep.places)}
             self.class_of = {card: k for k, klass in enumerate(prep.classes)
                              for card in klass.members}
             self.step_of = {place: step for step, place in enumerate(prep.order)}
-            self.envelope_moves = (
-                [(ks, weight, new) for new, weight, ks in prep.envelope_choices()]
-                if prep.order and prep.order[0] == prep.env_index else None)
             # States get small numbers: the walks key their memos by them.
             self._ids: dict[tuple[int, ...], int] = {}
             self.states: list[tuple[int, ...]] = []
-            self._live: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
+            self._fillings: dict[tuple[int, int],
+                                 list[tuple[int, int, tuple[int, ...], int]]] = {}
+            self._ways: dict[tuple[int, int], int] = {}
+            self._getters: dict[tuple[int, ...], Callable[[tuple[int, ...]], Any]] = {}
             self._walkers: dict[tuple[tuple[str, ...], bool, int], _Question] = {}
-            choices = ([(ks, weight, 1, new) for ks, weight, new in self.envelope_moves]
-                       if self.envelope_moves is not None else [({}, 1, 0, prep.start)])
+            # With the envelope first, its first step's groups are the classes themselves.
+            choices: list[tuple[dict[int, int], Weight, int, tuple[int, ...]]]
+            if prep.order and prep.order[0] == prep.env_index:
+                as_class = [members[0] for members in self.dp.groups[0]]
+                choices = [({as_class[g]: n for g, n in taken.items()}, weight, 1, new)
+                           for new, weight, taken in self.dp.envelope_choices()
+                           if self.ways(1, self.state_id(new))]
+            else:
+                choices = [({}, 1, 0, self.dp.start)]
             # Each envelope choice stands for ``ways`` envelopes with equal shares: count
             # every cell times ``common`` (a multiple of every ``ways``) to stay in whole
             # numbers.
@@ -94,32 +107,46 @@ class AnswerCounter:
             self.states.append(state)
         return found
 
-    def live_moves(self, step: int, sid: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
-        """The moves from state ``sid`` that some deal completes, as (next state's number,
-        weight, weight of every deal through the move, cards taken per class). They do not
-        depend on the question, so they are computed once and shared by every question."""
-        found = self._live.get(sid)
+    def ways(self, step: int, sid: int) -> int:
+        """The weight of every way to complete the deal from state ``sid`` before ``step``
+        (the sweep DP's count, over :meth:`fillings`)."""
+        if step == self.dp.steps:
+            return 0 if any(self.states[sid]) else 1
+        key = (step, sid)
+        found = self._ways.get(key)
         if found is None:
-            assert self.prep is not None   # no moves are asked of a problem with no deal
-            dp = self.prep.dp
-            ways = cast(Ways, dp.ways)
-            state = self.states[sid]
+            found = self._ways[key] = sum([weight * rest for _, weight, _, rest
+                                           in self.fillings(step, sid)])
+        return found
+
+    def fillings(self, step: int, sid: int) -> list[tuple[int, int, tuple[int, ...], int]]:
+        """The ways to fill the place at ``step`` from state ``sid`` that some deal
+        completes, as (next state's number, weight, cards taken from each group, ways to
+        complete after it). They do not depend on the question: computed once, shared by
+        every question."""
+        key = (step, sid)
+        found = self._fillings.get(key)
+        if found is None:
             found = []
-            # The DP has counted every state a move reaches (its memo), but the end.
-            counted = dp.memo(step + 1) if step + 1 < dp.steps else {}
-            ids = self._ids
-            for new, weight, _ in dp.transitions(step, state):
-                rest = counted.get(new)
-                if rest is None:
-                    rest = ways(step + 1, new)
+            for new, weight, taken in self.dp.fillings(step, self.states[sid]):
+                number = self.state_id(new)
+                rest = self.ways(step + 1, number)
                 if rest:
-                    whole = cast(int, weight)
-                    number = ids.get(new)
-                    if number is None:
-                        number = self.state_id(new)
-                    found.append((number, whole, whole * cast(int, rest),
-                                  tuple(map(operator.sub, state, new))))
-            self._live[sid] = found
+                    found.append((number, cast(int, weight), taken, rest))
+            self._fillings[key] = found
+        return found
+
+    def taken_from(self, groups: tuple[int, ...]) -> Callable[[tuple[int, ...]], Any]:
+        """What tells the cards a filling takes from ``groups`` (those the named cards are
+        in): a fast getter, its result a number, a tuple, or () for no group."""
+        found = self._getters.get(groups)
+        if found is None:
+            if groups:
+                found = operator.itemgetter(*groups)
+            else:
+                def found(taken: tuple[int, ...]) -> tuple[int, ...]:
+                    return ()
+            self._getters[groups] = found
         return found
 
     def distribution(self, named: Sequence[str], sees_card: bool
@@ -141,14 +168,12 @@ class AnswerCounter:
                 row[key] = row.get(key, 0) + value
         return dict(joint), self._denominator(named)
 
-    def weights(self, named: Sequence[str], sees_card: bool, alone: bool = False
+    def weights(self, named: Sequence[str], sees_card: bool
                 ) -> tuple[dict[Answer, list[int]], int]:
         """As :meth:`scaled`, each answer's weights without their envelopes (one per
-        envelope, which is all the entropy needs): envelopes alike share one weight.
-        ``alone``: a question asked on its own walks unless the moment sums are built
-        already (building them costs about three walks; they pay off over many questions)."""
+        envelope, which is all the entropy needs): envelopes alike share one weight."""
         rows: dict[Answer, list[int]] = defaultdict(list)
-        for answer, keys, value in self._rows(named, sees_card, alone):
+        for answer, keys, value in self._rows(named, sees_card):
             rows[answer] += [value] * len(keys)
         return dict(rows), self._denominator(named)
 
@@ -157,12 +182,11 @@ class AnswerCounter:
             return 1
         return _scale(len(named), self.every) * self.common * self.unit
 
-    def _rows(self, named: Sequence[str], sees_card: bool, alone: bool = False
+    def _rows(self, named: Sequence[str], sees_card: bool
               ) -> Iterator[tuple[Answer, list[tuple[str, ...]], int]]:
         """(answer, envelopes, weight in each) for every answer with weight: each envelope
         appears once per answer."""
-        prep = self.prep
-        if prep is None:
+        if self.prep is None:
             return
         question = _Question(self, named, sees_card)
         # Under the first-who-can rule the answers depend only on the named cards still free
@@ -170,14 +194,9 @@ class AnswerCounter:
         # envelope plays no part): the walk is shared by every question alike in these.
         held = tuple(card for who in self.answerers
                      for card in question.fixed_named.get(self.index[who], ()))
-        moments = (self.moments() if self.use_moments and not self.every
-                   and not (alone and self._moments is None) else None)
-        if moments is not None:
-            stop = moments.stopper(
-                {who: question.fixed_named.get(self.index[who], []) for who in self.answerers})
         loose = question.loose
-        served: dict[tuple[str, ...], bool] = {}
-        for start, (multiplier, step, new, keys, insides) in enumerate(self._start_rows()):
+        walkers: dict[tuple[str, ...], tuple[tuple[str, ...], _Question]] = {}
+        for multiplier, step, new, keys, insides in self._start_rows():
             # Envelopes that leave the same named cards free have the same answers.
             alike: dict[tuple[str, ...], list[tuple[str, ...]]]
             if len(keys) == 1:
@@ -190,14 +209,13 @@ class AnswerCounter:
                 answers: Mapping[Answer, int]
                 if self.every:
                     answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
-                elif moments is not None and (
-                        served[free] if free in served
-                        else served.setdefault(free, serves(self, free, question.scale))):
-                    answers = moments.answers(free, start, sees_card, question.scale, stop)
                 else:
-                    ordered = tuple(sorted(free))
-                    walker = self.walker(ordered + held, sees_card, question.scale)
-                    answers = walker.answers(ordered, step, new)
+                    found = walkers.get(free)
+                    if found is None:
+                        ordered = tuple(sorted(free))
+                        found = walkers[free] = (ordered, self.walker(ordered + held, sees_card,
+                                                                      question.scale))
+                    answers = found[1].answers(found[0], step, new)
                 for answer, value in answers.items():
                     if value:
                         yield answer, group, multiplier * value
@@ -215,20 +233,6 @@ class AnswerCounter:
                 for weight, step, new, keys in self.starts]
         return self._starts_rows
 
-    def release(self) -> None:
-        """Let go of the walks and the moment sums: they refer back to this counter, so
-        without this only the cyclic garbage collector would free them."""
-        self._moments = None
-        if self.prep is not None:
-            self._walkers.clear()
-
-    def moments(self) -> MomentAnswers:
-        """The sums the first-who-can answers are read from, built at the first question
-        they serve."""
-        if self._moments is None:
-            self._moments = MomentAnswers(self)
-        return self._moments
-
     def walker(self, cards: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
         """The walk shared by the questions whose named cards that matter are ``cards``."""
         key = (tuple(sorted(cards)), sees_card, scale)
@@ -239,7 +243,7 @@ class AnswerCounter:
 
 
 class _Question:
-    """One question's walk over an :class:`AnswerCounter`'s moves: the answers from each
+    """One question's walk over an :class:`AnswerCounter`'s fillings: the answers from each
     state on, memoised, given which named cards are still free (not yet in a hand or the
     envelope). Weights are whole numbers times ``scale``, so that splitting a shown card's
     weight among the k cards held stays exact."""
@@ -248,61 +252,73 @@ class _Question:
                  scale: int | None = None):
         prep = counter.prep
         assert prep is not None   # questions are asked only of a problem with deals
-        self.counter = counter
-        self.ways = cast(Ways, prep.dp.ways)
+        # The counter keeps its walks (:meth:`AnswerCounter.walker`): a weak reference back
+        # leaves no cycle, so reference counting frees both when the advisor goes.
+        self._counter = weakref.ref(counter)
+        start = counter.state_id(counter.dp.start)
         self.sees_card = sees_card
         self.fixed_named: dict[int, list[str]] = defaultdict(list)
         for card in named:
             if card in prep.fixed:
                 self.fixed_named[prep.fixed[card]].append(card)
         self.loose = [c for c in named if c not in prep.fixed]
-        self.by_class: dict[int, list[str]] = defaultdict(list)
-        for card in self.loose:
-            self.by_class[counter.class_of[card]].append(card)
-        classes = self.named_classes = tuple(self.by_class)
-        # How many cards of each named class a state holds or a move takes (one number for
-        # one class, as the fast itemgetter gives it).
-        self.pick: Callable[[tuple[int, ...]], Any]
-        if classes:
-            self.pick = operator.itemgetter(*classes)
-        else:
-            def pick(counts: tuple[int, ...]) -> tuple[int, ...]:
-                return ()
-            self.pick = pick
         self.scale = scale or _scale(len(named), counter.every)
         self.memo: dict[tuple[str, ...], list[dict[int, Any]]] = {}
         self.outcomes: dict[tuple[Any, ...], dict[Any, tuple[int, int, int]]] = {}
         self.unpacked: dict[tuple[Any, ...], dict[Answer, int]] = {}
         self.split_memo: dict[tuple[Any, ...], tuple[list[tuple[list[str], int]], int]] = {}
+        self._named_at: dict[tuple[tuple[str, ...], int],
+                             tuple[tuple[int, ...], tuple[list[str], ...]]] = {}
         # First-who-can answers are few: each is a field of one packed integer, wide enough
         # for the whole count, so adding up answers over moves is one integer operation.
         answers: list[Answer] = [None]
         for who in counter.answerers:
             answers += [(who, card) for card in named] if sees_card else [(who,)]
-        width = (self.scale * self.ways(0, prep.start)).bit_length() + 1
+        width = (self.scale * counter.ways(0, start)).bit_length() + 1
         self.shift = {answer: i * width for i, answer in enumerate(answers)}
         self.mask = (1 << width) - 1
 
-    def splits(self, free: tuple[str, ...], left: tuple[int, ...] | int,
+    @property
+    def counter(self) -> AnswerCounter:
+        counter = self._counter()
+        assert counter is not None, "a walk is used only while its counter lives"
+        return counter
+
+    def named_at(self, free: tuple[str, ...], step: int
+                 ) -> tuple[tuple[int, ...], tuple[list[str], ...]]:
+        """The groups of ``step`` the ``free`` named cards are in, and the cards in each."""
+        key = (free, step)
+        found = self._named_at.get(key)
+        if found is None:
+            group_of = self.counter.dp.group_of[step]
+            class_of = self.counter.class_of
+            by_group: dict[int, list[str]] = defaultdict(list)
+            for card in free:
+                by_group[group_of[class_of[card]]].append(card)
+            groups = tuple(sorted(by_group))
+            found = self._named_at[key] = (groups, tuple(by_group[g] for g in groups))
+        return found
+
+    def splits(self, free: tuple[str, ...], step: int, left: tuple[int, ...] | int,
                taken: tuple[int, ...] | int) -> tuple[list[tuple[list[str], int]], int]:
-        """Each set of the free named cards a hand may take (``taken`` of the ``left``
-        cards of each named card's class), with its chance as a numerator over one common
-        denominator (returned second)."""
-        lefts = left if isinstance(left, tuple) else (left,)
-        takens = taken if isinstance(taken, tuple) else (taken,)
-        key = (free, lefts, takens)
+        """Each set of the free named cards a hand at ``step`` may take (``taken`` of the
+        ``left`` cards of each group they are in, one number for one group), with its
+        chance as a numerator over one common denominator (returned second)."""
+        key = (free, step, left, taken)
         found = self.split_memo.get(key)
         if found is None:
+            if isinstance(left, int):
+                left, taken = (left,), (cast(int, taken),)
+            assert isinstance(taken, tuple)
             parts = []
-            for k, r, t in zip(self.named_classes, lefts, takens, strict=True):
-                cards = [c for c in self.by_class[k] if c in free]
+            for cards, r, t in zip(self.named_at(free, step)[1], left, taken, strict=True):
                 m = len(cards)
                 parts.append([(list(chosen), math.comb(r - m, t - j))
                               for j in range(min(m, t) + 1) if math.comb(r - m, t - j)
                               for chosen in itertools.combinations(cards, j)])
             options = [([c for cards, _ in combo for c in cards], math.prod(n for _, n in combo))
                        for combo in itertools.product(*parts)]
-            denominator = math.prod(math.comb(r, t) for r, t in zip(lefts, takens, strict=True))
+            denominator = math.prod(math.comb(r, t) for r, t in zip(left, taken, strict=True))
             found = self.split_memo[key] = (options, denominator)
         return found
 
@@ -314,14 +330,14 @@ class _Question:
         share = self.scale // len(held)
         return sum(share << self.shift[(who, card)] for card in held)
 
-    def outcome(self, free: tuple[str, ...], a: int, left: tuple[int, ...] | int,
+    def outcome(self, free: tuple[str, ...], a: int, step: int, left: tuple[int, ...] | int,
                 taken: tuple[int, ...] | int) -> tuple[int, int, int]:
-        """Answerer ``a`` takes ``taken`` of the ``left`` cards of each named class: the
-        chances (numerators over the denominator returned first) that they show, as packed
-        answers per deal, and that they pass."""
+        """Answerer ``a`` takes ``taken`` of the ``left`` cards of each group the free named
+        cards are in: the chances (numerators over the denominator returned first) that they
+        show, as packed answers per deal, and that they pass."""
         who = self.counter.answerers[a]
         here = self.fixed_named[self.counter.index[who]]
-        options, denominator = self.splits(free, left, taken)
+        options, denominator = self.splits(free, step, left, taken)
         shows = passes = 0
         for cards, numerator in options:
             if here or cards:
@@ -362,17 +378,18 @@ class _Question:
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            total = memo[sid] = self.ways(step, state) * self.scale
+            total = memo[sid] = counter.ways(step, sid) * self.scale
             return total
         who = counter.answerers[a]
         here = self.fixed_named[counter.index[who]]
         if counter.step_of.get(counter.index[who]) != step:
             # This answerer's hand is already known: they show or pass for certain.
-            total = memo[sid] = (self.ways(step, state) * self.unit(who, here) if here
+            total = memo[sid] = (counter.ways(step, sid) * self.unit(who, here) if here
                                  else self.first_walk(free, a + 1, step, sid))
             return total
-        # Each move's chances depend only on how many of each named class it takes.
-        pick = self.pick
+        # Each move's chances depend only on how many cards it takes from the groups the
+        # named cards are in.
+        pick = counter.taken_from(self.named_at(free, step)[0])
         left = pick(state)
         chances = self.outcomes.get((free, a, left))
         if chances is None:
@@ -382,18 +399,19 @@ class _Question:
         last = a + 1 == len(counter.answerers)
         scale = self.scale
         total = 0
-        for new, weight, through, taken_all in counter.live_moves(step, sid):
-            taken_named = pick(taken_all)
+        for new, weight, taken, rest in counter.fillings(step, sid):
+            taken_named = pick(taken)
             chance = chances.get(taken_named)
             if chance is None:
-                chance = chances[taken_named] = self.outcome(free, a, left, taken_named)
+                chance = chances[taken_named] = self.outcome(free, a, step, left,
+                                                             taken_named)
             denominator, shows, passes = chance
-            # A move's weight counts the ways to pick the named classes' cards, so it is a
-            # multiple of the denominator.
+            # A move's weight counts the ways to pick the cards of the named cards' groups,
+            # so it is a multiple of the denominator.
             if shows:
-                total += through // denominator * shows
+                total += weight * rest // denominator * shows
             if passes and last:
-                total += through // denominator * passes * scale
+                total += weight * rest // denominator * passes * scale
             elif passes:
                 later = later_memo.get(new)
                 if later is None:
@@ -408,7 +426,7 @@ class _Question:
         counter = self.counter
         state = counter.states[sid]
         if a == len(counter.answerers):
-            return {(): self.ways(step, state) * self.scale}
+            return {(): counter.ways(step, sid) * self.scale}
         memo = self.memos(free)[a]
         found: dict[Shown, int] | None = memo.get(sid)
         if found is not None:
@@ -421,9 +439,10 @@ class _Question:
             later = self.every_walk(free, a + 1, step, sid)
             result = memo[sid] = self.then(who, here, 1, later) if here else later
             return result
-        left = self.pick(state)
-        for new, weight, _, taken_all in counter.live_moves(step, sid):
-            options, denominator = self.splits(free, left, self.pick(taken_all))
+        pick = counter.taken_from(self.named_at(free, step)[0])
+        left = pick(state)
+        for new, weight, counts, _ in counter.fillings(step, sid):
+            options, denominator = self.splits(free, step, left, pick(counts))
             for taken, numerator in options:
                 rest = tuple(c for c in free if c not in taken) if taken else free
                 later = self.every_walk(rest, a + 1, step + 1, new)

@@ -219,6 +219,38 @@ class SweepDP(StepDP[State, Move]):
         self._moves[step][state] = moves
         return moves
 
+    def fillings(self, step: int, state: State) -> list[tuple[State, Weight, tuple[int, ...]]]:
+        """Each way to fill the place at ``step``, one by one (:meth:`transitions` adds up
+        those that lead to one state): (state of the next step's groups, weight, cards taken
+        from each group of this step), only those the later places can complete. The
+        question ranking (:mod:`.answers`) follows named cards through them."""
+        comb = math.comb
+        next_group = self.next_group[step]
+        base = [0] * len(self.groups[step + 1])
+        for g, n in enumerate(state):
+            if n:
+                base[next_group[g]] += n
+        out = []
+        for taken in self._choices(step, state):
+            weight: Weight = 1
+            for weights, members in self.local_factors[step]:
+                weight *= weights[sum(taken.get(g, 0) for g in members)]
+                if not weight:
+                    break
+            if not weight:
+                continue
+            new = list(base)
+            counts = [0] * len(state)
+            for g, t in taken.items():
+                if t:
+                    weight *= comb(state[g], t)
+                    new[next_group[g]] -= t
+                    counts[g] = t
+            key = tuple(new)
+            if self._completable(step, key):
+                out.append((key, weight, tuple(counts)))
+        return out
+
     def _completable(self, step: int, new: State) -> bool:
         """Whether the later places can still be filled and their "at least one"
         observations met from the cards left in ``new``."""
