@@ -62,12 +62,11 @@ MAX_COUNT_STATES = 400_000
 """The states a count may memoise, about 1 GB at the capacity DP's most per state
 (``Knowledge(record, max_states=...)`` changes it; None: no limit, on work either)."""
 
-WORK_PER_MOVE = {"sweep": 1, "capacity": 8, "place": 8}
+WORK_PER_MOVE = {"sweep": 1, "capacity": 8}
 """The work of one move tried, by DP. On the grid (count, card table and envelopes, in
 processor time here) a capacity-DP move costs 17-27 µs and a sweep move 1.8-4.8 µs (a
 sweep move is one filling of a hand; a capacity move places a class and carries the
-observations still open). The place DP, run only when asked for, is counted as the capacity
-DP."""
+observations still open)."""
 
 MAX_COUNT_WORK = 6_000_000
 """The work a count may do (moves tried x :data:`WORK_PER_MOVE`): 750,000 capacity moves

@@ -122,7 +122,7 @@ def test_the_size_guard_switches_to_the_dp_whose_bound_is_within_the_limit():
     assert routes.check_size(prep, high, bounds[low] - 1) == high
 
 
-@pytest.mark.parametrize("engine", ["sweep", "capacity", "place"])
+@pytest.mark.parametrize("engine", ["sweep", "capacity"])
 def test_the_budget_refuses_exactly_past_its_states_and_admits_within_them(engine):
     """A count that memoises n states and tries m moves passes with a budget of n states
     (and the moves in proportion) and is refused, whatever the DP, with one state less."""

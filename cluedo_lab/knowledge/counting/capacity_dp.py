@@ -17,9 +17,10 @@ class CapacityDP(StepDP[Caps, dict[int, int]]):
     envelope one slot per category) plus the count of each observation still open.
 
     Where many cards are each pinned by their own observation (public records, long games),
-    the place DP must remember which of them are left: up to 2^cards states. This DP only
-    remembers how full each place is, at most the product of (size + 1), and an observation
-    is open only between its first and last class, so classes are ordered to close them soon.
+    a DP that fills the places in turn must remember which of them are left: up to 2^cards
+    states. This DP only remembers how full each place is, at most the product of (size + 1),
+    and an observation is open only between its first and last class, so classes are ordered
+    to close them soon.
     """
 
     def __init__(self, classes: list[CardClass], caps: list[int],

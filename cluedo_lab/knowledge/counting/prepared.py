@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
 from .capacity_dp import CapacityDP
-from .place_dp import PlaceDP
 from .problem import Place, Problem, Weight, check_sizes, exact
 from .step_dp import CardClass
 from .sweep_dp import SweepDP
@@ -31,11 +30,6 @@ class Prepared:
     start: tuple[int, ...]
     env_index: int | None
     categories: Mapping[str, str]
-
-    @cached_property
-    def dp(self) -> PlaceDP:
-        return PlaceDP(self.classes, self.order, self.caps, self.cat_caps, self.factors,
-                       self.env_index)
 
     @cached_property
     def sweep_dp(self) -> SweepDP:
@@ -82,11 +76,6 @@ class Prepared:
                              if k.category == category and self.env_index in k.places)
             count *= math.comb(open_cards, limits.get(category, 0))
         return count
-
-    def envelope_choices(self) -> Iterator[tuple[tuple[int, ...], Weight, dict[int, int]]]:
-        """(state after the envelope, weight, classes taken) for every way to fill it."""
-        if self.order and self.order[0] == self.env_index:
-            yield from self.dp.transitions(0, self.start)
 
     def envelope_cards(self, ks: Mapping[int, int]) -> list[tuple[tuple[str, ...], Fraction]]:
         """The envelopes a choice of classes stands for, each with its equal share."""

@@ -16,8 +16,8 @@ Three routes, tried in this order (the figures are from the whole-game corpus,
    observation are open to one place (the sweep's fillings explode; the capacity DP's state is
    only how full each place is: the corpus's worst such record needs 6,456 states).
 
-``engine=`` forces one of them, or the place DP (:mod:`.place_dp`, the DP that the question
-ranking walks, :mod:`.answers`), for the tests that check each against brute force.
+``engine=`` forces one of them, for the tests that check each against brute force. The
+question ranking (:mod:`.answers`) walks the sweep DP's fillings in the answerers' order.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Solution:
         self._later = None
 
 
-ENGINES = ("auto", "sweep", "place", "capacity", "listing")
+ENGINES = ("auto", "sweep", "capacity", "listing")
 MAX_STATES = MAX_COUNT_STATES
 ADVICE = ("Give a smaller deck or fewer players, or add the observations that pin cards down; "
           "or raise the states limit (Knowledge(record, max_states=...)), or lift both limits "
@@ -126,8 +126,9 @@ def solve(problem: Problem, envelope: str | None = "envelope",
             if want_envelope and env is not None and prep.places[env].per_category:
                 check_envelopes(prep, max_states)
         counter = _dp(prep, engine)
-        budget = _budget(prep, engine, max_states, max_work)
-        cast(StepDP[Any, Any], counter).budget = budget
+        if isinstance(counter, StepDP):     # a forced listing has no DP to budget
+            budget = _budget(prep, engine, max_states, max_work)
+            counter.budget = budget
     else:
         engine = "listing"
     solution = _solution(prep, counter, engine, marginals)
@@ -156,12 +157,10 @@ def _dp(prep: Prepared, engine: str) -> Counter:
         return prep.sweep_dp
     if engine == "capacity":
         return prep.capacity_dp
-    if engine == "listing":
-        listed = list_deals(prep)
-        assert listed is not None, "without a budget, listing always finishes"
-        return listed
-    assert engine == "place", engine
-    return prep.dp
+    assert engine == "listing", engine
+    listed = list_deals(prep)
+    assert listed is not None, "without a budget, listing always finishes"
+    return listed
 
 
 def _solution(prep: Prepared, counter: Counter, engine: str, marginals: bool) -> Solution:

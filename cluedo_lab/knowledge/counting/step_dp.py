@@ -1,4 +1,4 @@
-"""What the DPs share (sweep, capacity and place): classes of interchangeable cards, the
+"""What the DPs share (sweep and capacity): classes of interchangeable cards, the
 memoised chain of steps, and the ways to take cards from classes."""
 
 from __future__ import annotations

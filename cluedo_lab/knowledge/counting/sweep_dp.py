@@ -1,14 +1,13 @@
 """The sweep DP: fill the places one at a time, and after each place forget what no later
 place can tell apart.
 
-Like the place DP, the state between places is how many cards of each class are left. But
-two cards that differ only in a place already filled (one was allowed there, the other not;
-one was named in that place's observation) are interchangeable for everything still to come,
-so after that place they join one *group*. The groups only grow coarser along the sweep: after
-the envelope the categories no longer matter, and each hand that is filled takes its
-observations with it. Public records, where many cards are each pinned by their own
-observations, then keep few states: a card's observations are forgotten as soon as the places
-they speak of are filled.
+The state between places is how many cards of each class are left. But two cards that differ
+only in a place already filled (one was allowed there, the other not; one was named in that
+place's observation) are interchangeable for everything still to come, so after that place they
+join one *group*. The groups only grow coarser along the sweep: after the envelope the
+categories no longer matter, and each hand that is filled takes its observations with it.
+Public records, where many cards are each pinned by their own observations, then keep few
+states: a card's observations are forgotten as soon as the places they speak of are filled.
 
 Every card × place weight comes from one forward pass. Merging loses which cards of a group
 are which, so besides the weight of all partial deals reaching a state the pass carries, for
