@@ -223,13 +223,58 @@ class CardGame(Game):
         self._say(f"{text} (the solution: {envelope})")
 
     # -- legality ----------------------------------------------------------------------------
+    # What is legal is said once: :attr:`STAGES` names the kinds of action each stage of a
+    # turn allows, :meth:`_candidates` lists every action of a kind in a well-formed shape, and
+    # :meth:`_check` says why one of them is refused now, or None. The legal actions are the
+    # candidates that pass their check; a refusal is the first reason on the same path.
+
+    STAGES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """Each stage of a turn and the kinds of action it allows, in the order
+    :meth:`legal_actions` lists them."""
+    DECK_ONLY: ClassVar[frozenset[str]] = frozenset({"accuse"})
+    """Kinds whose check reads only the deck: their candidates are filtered once per deck and
+    seat, not on every step (a long list of questions or accusations each time)."""
+    stage: str
+
     def legal_actions(self) -> list[Action]:
         if self._cache.key != len(self.history):
             self._cache = _LegalCache(len(self.history), tuple(self._legal()))
         return list(self._cache.items)
 
     def _legal(self) -> list[Action]:
-        raise NotImplementedError
+        if self._over:
+            return []
+        seat = self._acting
+        legal: list[Action] = []
+        for kind in self.STAGES[self.stage]:
+            legal += self._passing(kind, seat)
+        return legal
+
+    def _passing(self, kind: str, seat: int) -> Sequence[Action]:
+        """The candidates of ``kind`` for ``seat`` that pass its check now."""
+        def passing() -> tuple[Action, ...]:
+            return tuple(a for a in self._candidates(kind, seat) if self._check(a) is None)
+        if kind in self.DECK_ONLY:
+            return self._table(("passing", kind, seat), passing)
+        return passing()
+
+    def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
+        """Every action of ``kind`` that ``seat`` might take, in the order they are listed:
+        the right arguments with values of the right sort; :meth:`_check` decides."""
+        if kind == "accuse":
+            return self._accusations(seat)
+        raise NotImplementedError(kind)
+
+    def _check(self, action: Action) -> str | None:
+        """Why ``action``, of a kind its stage allows and taken by the seat to act, is refused
+        now, or None when it is legal."""
+        if action.kind == "accuse":
+            return self._valid_accusation(action.get("cards"))
+        return None
+
+    def _wrong_stage(self, kind: str, who: str) -> str:
+        """Why ``kind`` is not allowed at this stage of the turn."""
+        return f"{kind} is not allowed now; allowed: {', '.join(self.STAGES[self.stage])}"
 
     def _canonical(self, action: Action) -> Action:
         args = dict(action.args)
@@ -275,14 +320,12 @@ class CardGame(Game):
         if extra:
             takes = ", ".join(sorted(self.ARGS[action.kind])) or "nothing"
             return f"{action.kind} takes {takes}, not {', '.join(extra)}"
-        reason = self._why(action, who)
-        return reason or super().why_illegal(action)
+        if action.kind not in self.STAGES[self.stage]:
+            return self._wrong_stage(action.kind, who)
+        return self._check(action) or super().why_illegal(action)
 
     def _not_your_move(self, seat: int, who: str) -> str:
         return f"it is {self.names[self._acting]}'s move, not {who}'s"
-
-    def _why(self, action: Action, who: str) -> str | None:
-        return None
 
     def _why_cards(self, value: Any, count: int, what: str) -> str | None:
         """Why ``value`` is not a list of ``count`` distinct cards of this deck, or None."""
