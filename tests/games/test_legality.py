@@ -129,11 +129,12 @@ def test_the_same_holds_when_every_player_who_can_answers_and_wrong_accusers_lea
     assert checked >= 20
 
 
-@pytest.mark.parametrize("edition, players", [("cluedo-card-game-2018", 3),
-                                              ("cluedo-the-card-game-2002", 3)])
-def test_card_games_refuse_with_a_rule_not_the_catch_all(edition, players):
-    """In the card games every refusal comes from a stage or a check of the action's kind:
-    the base class's last resort ("is not allowed now") is never needed."""
+@pytest.mark.parametrize("edition, players", [
+    ("cluedo-card-game-2018", 3), ("cluedo-the-card-game-2002", 3),
+    ("cluedo-classic-1949", 3), ("clue-mansion-2014", 4), ("clue-classic-2023", 3)])
+def test_refusals_come_from_a_rule_not_the_catch_all(edition, players):
+    """Every refusal comes from the rules that list the legal actions (the phase, the kind,
+    the arguments): the base class's last resort ("is not allowed now") is never needed."""
     checked = 0
     for seed in range(4):
         game = new_game(edition, players, seed)
