@@ -542,6 +542,8 @@ class CardGame2002(CardGame):
         "suggest": ("suggest",), "play": ("play", "accuse"), "show": ("show",),
         "after": ("end", "accuse")}
     DECK_ONLY: ClassVar[frozenset[str]] = frozenset({"suggest", "accuse"})
+    """(A suggestion's refusal reads the marker only for a three-card suggestion, never a
+    candidate.)"""
 
     def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
         if kind == "show":
@@ -555,7 +557,7 @@ class CardGame2002(CardGame):
                     for play in self._plays(seat, label)]
         return super()._candidates(kind, seat)
 
-    def _check(self, action: Action) -> str | None:
+    def _refusal(self, action: Action) -> str | None:
         kind, seat, who = action.kind, action.seat, self.names[action.seat]
         if kind == "show":
             w = self._waiting
@@ -568,7 +570,7 @@ class CardGame2002(CardGame):
             return self._why_suggestion(action.get("cards"), seat)
         if kind == "play":
             return self._why_play(action, seat, who)
-        return super()._check(action)
+        return super()._refusal(action)
 
     def _wrong_stage(self, kind: str, who: str) -> str:
         if self.stage == "show":

@@ -256,7 +256,7 @@ class CardGame2018(CardGame):
             return [Action.make("decline", seat)]
         return super()._candidates(kind, seat)
 
-    def _check(self, action: Action) -> str | None:
+    def _refusal(self, action: Action) -> str | None:
         kind, who = action.kind, self.names[action.seat]
         if kind == "ask":
             problem = self._why_cards(action.get("items"), self.items, "a question")
@@ -275,10 +275,13 @@ class CardGame2018(CardGame):
             if card not in self.fixed.hands[action.seat]:
                 return f"{who} does not hold {self._name(card)}"
             return None
+        return super()._refusal(action)
+
+    def _kind_refusal(self, kind: str, seat: int) -> str | None:
         if kind == "decline" and self.both_must_accuse:
             return "with two players in the advanced game, when one accuses the other must " \
                    "accuse too"
-        return super()._check(action)
+        return None
 
     def _wrong_stage(self, kind: str, who: str) -> str:
         return {"show": f"nobody is waiting for {who} to show a card",

@@ -224,16 +224,19 @@ class CardGame(Game):
 
     # -- legality ----------------------------------------------------------------------------
     # What is legal is said once: :attr:`STAGES` names the kinds of action each stage of a
-    # turn allows, :meth:`_candidates` lists every action of a kind in a well-formed shape, and
-    # :meth:`_check` says why one of them is refused now, or None. The legal actions are the
-    # candidates that pass their check; a refusal is the first reason on the same path.
+    # turn allows, :meth:`_kind_refusal` whether the seat may take a kind now,
+    # :meth:`_candidates` lists every action of a kind in a well-formed shape and
+    # :meth:`_refusal` says why one of them is refused now, or None. The legal actions are the
+    # candidates that pass; a refusal is the first reason on the same path (as the board
+    # game's :class:`~cluedo_lab.games.board_why.BoardRules` does).
 
     STAGES: ClassVar[dict[str, tuple[str, ...]]] = {}
     """Each stage of a turn and the kinds of action it allows, in the order
     :meth:`legal_actions` lists them."""
     DECK_ONLY: ClassVar[frozenset[str]] = frozenset({"accuse"})
-    """Kinds whose check reads only the deck: their candidates are filtered once per deck and
-    seat, not on every step (a long list of questions or accusations each time)."""
+    """Kinds whose :meth:`_refusal` of a candidate reads only the deck: their candidates are
+    filtered once per deck and seat, not on every step (a long list of questions or
+    accusations each time)."""
     stage: str
 
     def legal_actions(self) -> list[Action]:
@@ -247,27 +250,33 @@ class CardGame(Game):
         seat = self._acting
         legal: list[Action] = []
         for kind in self.STAGES[self.stage]:
-            legal += self._passing(kind, seat)
+            if self._kind_refusal(kind, seat) is None:
+                legal += self._passing(kind, seat)
         return legal
 
     def _passing(self, kind: str, seat: int) -> Sequence[Action]:
-        """The candidates of ``kind`` for ``seat`` that pass its check now."""
+        """The candidates of ``kind`` for ``seat`` whose arguments pass now."""
         def passing() -> tuple[Action, ...]:
-            return tuple(a for a in self._candidates(kind, seat) if self._check(a) is None)
+            return tuple(a for a in self._candidates(kind, seat) if self._refusal(a) is None)
         if kind in self.DECK_ONLY:
             return self._table(("passing", kind, seat), passing)
         return passing()
 
     def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
         """Every action of ``kind`` that ``seat`` might take, in the order they are listed:
-        the right arguments with values of the right sort; :meth:`_check` decides."""
+        the right arguments with values of the right sort; :meth:`_refusal` decides."""
         if kind == "accuse":
             return self._accusations(seat)
         raise NotImplementedError(kind)
 
-    def _check(self, action: Action) -> str | None:
-        """Why ``action``, of a kind its stage allows and taken by the seat to act, is refused
-        now, or None when it is legal."""
+    def _kind_refusal(self, kind: str, seat: int) -> str | None:
+        """Why ``seat`` may not take an action of ``kind`` now (a kind its stage allows), or
+        None when it may."""
+        return None
+
+    def _refusal(self, action: Action) -> str | None:
+        """Why ``action``'s arguments are refused now (its kind being allowed and the seat to
+        act allowed to take it), or None when it is legal."""
         if action.kind == "accuse":
             return self._valid_accusation(action.get("cards"))
         return None
@@ -322,7 +331,8 @@ class CardGame(Game):
             return f"{action.kind} takes {takes}, not {', '.join(extra)}"
         if action.kind not in self.STAGES[self.stage]:
             return self._wrong_stage(action.kind, who)
-        return self._check(action) or super().why_illegal(action)
+        return (self._kind_refusal(action.kind, action.seat) or self._refusal(action)
+                or super().why_illegal(action))
 
     def _not_your_move(self, seat: int, who: str) -> str:
         return f"it is {self.names[self._acting]}'s move, not {who}'s"
