@@ -126,10 +126,11 @@ def _edition(ref: Edition | str | Mapping[str, Any]) -> Edition:
 
 class BoardGame(BoardRules, BoardMovement, BoardSuggestions, BoardClueCards, BoardAccusations):
     """A board edition played by the rules of its rule book (see the module docstring): the
-    set-up, the legal actions and whose turn it is are here; moving, suggestions, Clue cards,
-    accusations and the reasons for a refusal are its parts (:mod:`.board_movement`,
-    :mod:`.board_suggestions`, :mod:`.board_clues`, :mod:`.board_accusations`,
-    :mod:`.board_why`), on the state of :mod:`.board_state`."""
+    set-up, whose turn it is and the carrying out of an action are here; what is legal (the
+    legal actions and the reason for a refusal, from one set of rules), moving, suggestions,
+    Clue cards and accusations are its parts (:mod:`.board_why`, :mod:`.board_movement`,
+    :mod:`.board_suggestions`, :mod:`.board_clues`, :mod:`.board_accusations`), on the state
+    of :mod:`.board_state`."""
 
     family: ClassVar[str] = "board"
 

@@ -356,5 +356,3 @@ class BoardRules(BoardState):
         if not passed:
             return f"{player} never passed on a suggestion naming {card!r}"
         return f"{who}'s own record does not show {player} holding {card!r}"
-
-    # -- records and text --------------------------------------------------------------------
