@@ -557,6 +557,21 @@ class CardGame2002(CardGame):
                     for play in self._plays(seat, label)]
         return super()._candidates(kind, seat)
 
+    def _passing(self, kind: str, seat: int) -> Sequence[Action]:
+        if kind != "play":
+            return super()._passing(kind, seat)
+        return [play for label in dict.fromkeys(self.action_cards(seat))
+                for play in self._passing_plays(seat, label)]
+
+    def _passing_plays(self, seat: int, label: str) -> Sequence[Action]:
+        """The ways to play ``label`` that pass. A suggestion card's refusal reads only the
+        deck and the seat's marker, so they are filtered once per marker."""
+        def passing() -> tuple[Action, ...]:
+            return tuple(a for a in self._plays(seat, label) if self._refusal(a) is None)
+        if self.action_kind(label).kind in ("suggest-any", "suggest-current"):
+            return self._table(("passing", seat, label, self.markers[seat]), passing)
+        return passing()
+
     def _refusal(self, action: Action) -> str | None:
         kind, seat, who = action.kind, action.seat, self.names[action.seat]
         if kind == "show":
