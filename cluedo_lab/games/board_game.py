@@ -92,12 +92,11 @@ from ..rules.dice import Dice
 from ..rules.edition import ACCUSE_WHEN, SPARE_PIECES, Edition, load_edition, normalize
 from ..rules.errors import InvalidArgument
 from .board_accusations import BoardAccusations
-from .board_actions import make, moves
 from .board_clues import BoardClueCards
 from .board_movement import BoardMovement
 from .board_state import Faces, Fixed
 from .board_suggestions import BoardSuggestions
-from .board_why import BoardRefusals
+from .board_why import BoardRules
 from .game import Action, edition_of
 
 __all__ = ["BoardGame", "OPTIONS"]
@@ -125,12 +124,13 @@ def _edition(ref: Edition | str | Mapping[str, Any]) -> Edition:
     return _EDITIONS[ref]
 
 
-class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, BoardAccusations):
+class BoardGame(BoardRules, BoardMovement, BoardSuggestions, BoardClueCards, BoardAccusations):
     """A board edition played by the rules of its rule book (see the module docstring): the
-    set-up, the legal actions and whose turn it is are here; moving, suggestions, Clue cards,
-    accusations and the reasons for a refusal are its parts (:mod:`.board_movement`,
-    :mod:`.board_suggestions`, :mod:`.board_clues`, :mod:`.board_accusations`,
-    :mod:`.board_why`), on the state of :mod:`.board_state`."""
+    set-up, whose turn it is and the carrying out of an action are here; what is legal (the
+    legal actions and the reason for a refusal, from one set of rules), moving, suggestions,
+    Clue cards and accusations are its parts (:mod:`.board_why`, :mod:`.board_movement`,
+    :mod:`.board_suggestions`, :mod:`.board_clues`, :mod:`.board_accusations`), on the state
+    of :mod:`.board_state`."""
 
     family: ClassVar[str] = "board"
 
@@ -305,42 +305,6 @@ class BoardGame(BoardRefusals, BoardMovement, BoardSuggestions, BoardClueCards, 
             ids = set(map(id, offered))
             self._cache = (self._cache[0], offered, ids)
         return id(action) in ids or action in offered
-
-    def _legal(self) -> list[Action]:
-        if self._over:
-            return []
-        seat = self._acting
-        phase = self.phase
-        if phase == "refute":
-            shows = [make("show", seat, card=c) for c in self._asking["options"]]
-            return shows + ([make("pass", seat)] if self.allow_false_witness else [])
-        if phase == "clue-show":
-            kind = "reveal" if self.tasks[0]["public"] else "show"
-            return [make(kind, seat, card=c) for c in self._sorted(self.hands[seat])]
-        if phase == "clue-choose":
-            return [make("clue", seat, player=self.names[s]) for s in range(len(self.names))
-                    if s != seat and not self.gone(s)]
-        out: list[Action] = []
-        room = self.room_of(seat)
-        if phase == "start":
-            out.append(make("roll", seat))
-            if not self.roll_first:
-                out += self._instead_of_moving(seat, room)
-        elif phase == "move":
-            out += moves(seat, self.reachable)
-            out += self._instead_of_moving(seat, room)
-        elif phase == "act":
-            if room is not None and not self.suggested and self.active(seat) \
-                    and self.may_suggest(seat):
-                out += self._suggestions(seat)
-            out.append(make("end", seat))
-        if self._may_accuse(seat):
-            out += self._accusations(seat)
-        if self.allow_false_witness:
-            out += [make("check", seat, player=p, card=c)
-                    for p, c in sorted(self.proofs(seat))
-                    if self.active(self.names.index(p))]
-        return out
 
     def _apply(self, action: Action) -> None:
         seat, kind = action.seat, action.kind

@@ -5,9 +5,7 @@ that cannot move. The one movement search is :class:`cluedo_lab.rules.board.Walk
 from __future__ import annotations
 
 from ..rules.board import Square, walk_of
-from .board_actions import make
 from .board_state import BoardState
-from .game import Action
 
 __all__ = ["BoardMovement"]
 
@@ -49,20 +47,6 @@ class BoardMovement(BoardState):
         rooms = tuple(r for r in self._rooms if r != here and (self.any_room or r in near))
         self.reachable = (rooms, squares)
 
-    def _instead_of_moving(self, seat: int, room: str | None) -> list[Action]:
-        """Secret passages and staying: before the roll (1949, 2014) or, when every turn rolls
-        first, after it (2023: staying also in a corridor, since moving is not required)."""
-        out: list[Action] = []
-        if self.phase == "move" and not self.roll_first:
-            # the roll replaced the passage; staying put is allowed where moving is optional
-            return out if self.edition.turns.must_move else [make("stay", seat)]
-        if room is not None:
-            out += [make("passage", seat, to=r) for r in self.board.passage_from(room)]
-        if (room is not None and self.may_stay(seat)) or \
-                (self.phase == "move" and not self.edition.turns.must_move):
-            out.append(make("stay", seat))
-        return out
-
     def _roll(self, seat: int) -> None:
         faces = tuple(self._throw() for _ in range(self.dice.count))
         self.rolled, self.total = faces, sum(faces)
@@ -101,7 +85,6 @@ class BoardMovement(BoardState):
         """Start the move: find where the roll (or a Clue card) lets the piece go."""
         self.phase = "move"
         self._find_targets()
-        if not any(self.reachable) and not self._instead_of_moving(self.turn,
-                                                                  self.room_of(self.turn)):
+        if not any(self.reachable) and not self._instead_of_moving(self.turn):
             self._stuck(self.turn)
 

@@ -3,7 +3,7 @@ and the questions every part of the game asks of them (whose move, where a piece
 is still in, may this seat suggest here).
 
 :class:`BoardState` is the base of the parts of :class:`~cluedo_lab.games.board_game.
-BoardGame` (movement, suggestions, Clue cards, accusations, refusals): each part reads the
+BoardGame` (movement, suggestions, Clue cards, accusations, legality): each part reads the
 state through it, and the few steps one part hands to another (drawing a Clue card after a
 roll, moving after a Clue card, ending the turn after an accusation) are named here.
 
@@ -166,6 +166,22 @@ class BoardState(Game):
     @abstractmethod
     def _accuse_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not accuse now, or None (accusations)."""
+
+    @abstractmethod
+    def _accusations(self, seat: int) -> tuple[Action, ...]:
+        """Every accusation ``seat`` might make (accusations)."""
+
+    @abstractmethod
+    def proofs(self, seat: int) -> set[tuple[str, str]]:
+        """The withheld cards ``seat``'s own record proves (accusations)."""
+
+    @abstractmethod
+    def _instead_of_moving(self, seat: int) -> list[Action]:
+        """The legal secret passages and staying put of ``seat`` now (legality)."""
+
+    @abstractmethod
+    def _suggestions(self, seat: int) -> tuple[Action, ...]:
+        """Every suggestion ``seat`` might make in its room (suggestions)."""
 
     # -- reading the state -------------------------------------------------------------------
     @property

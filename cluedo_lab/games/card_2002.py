@@ -272,38 +272,20 @@ class CardGame2002(CardGame):
             for combo in itertools.product(*cats)))
 
     def _plays(self, seat: int, label: str) -> Sequence[Action]:
-        """Every way ``seat`` may play the action card ``label``."""
+        """Every way ``seat`` might play the action card ``label``, before the check: each
+        player as a target, each destination to move to, each suspect and vehicle."""
         kind = self.action_kind(label).kind
         if kind in ("snoop", "private-tip"):
-            return [Action.make("play", seat, card=label, target=name)
-                    for other, name in enumerate(self.names)
-                    if other != seat and not self.gone(other)]
+            return self._table(("play", seat, label), lambda: tuple(
+                Action.make("play", seat, card=label, target=name) for name in self.names))
         if kind not in ("suggest-any", "suggest-current"):
             return [Action.make("play", seat, card=label)]
-        mine = self.markers[seat]
         places = [c.id for c in self.fixed.place_category.cards]
+        moves = self._table(("play", seat, label), lambda: tuple(
+            Action.make("play", seat, card=label, destination=d) for d in places))
         if kind == "suggest-any":
-            return self._table(("play", seat, label), lambda: tuple(
-                Action.make("play", seat, card=label, destination=d) for d in places))
-        return self._table(("play", seat, label, mine), lambda: (
-            *self._pairs("play", seat, card=label),
-            *(Action.make("play", seat, card=label, destination=d) for d in places
-              if d != mine)))
-
-    def _legal(self) -> list[Action]:
-        if self._over:
-            return []
-        seat = self._acting
-        if self.stage == "show":
-            return [Action.make("show", seat, card=c) for c in self._waiting["options"]]
-        if self.stage == "suggest":
-            return list(self._pairs("suggest", seat))
-        if self.stage == "after":
-            return [Action.make("end", seat), *self._accusations(seat)]
-        plays: list[Action] = []
-        for label in dict.fromkeys(self.action_cards(seat)):
-            plays += self._plays(seat, label)
-        return [*plays, *self._accusations(seat)]
+            return moves
+        return (*self._pairs("play", seat, card=label), *moves)
 
     # -- playing -----------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -555,29 +537,43 @@ class CardGame2002(CardGame):
             return f"{who} accused wrongly and makes no further plays"
         return f"it is {self.names[self.turn]}'s turn, not {who}'s"
 
-    def _why(self, action: Action, who: str) -> str | None:
-        kind, seat = action.kind, action.seat
-        allowed = {"suggest": ("suggest",), "play": ("play", "accuse"), "show": ("show",),
-                   "after": ("end", "accuse")}[self.stage]
-        if kind not in allowed and self.stage == "show":
-            return (f"{who} must first choose which card to show "
-                    f"{self.names[self._waiting['by']]}")
-        if kind not in allowed:
-            mine = self._marker(seat)
-            return {
-                "suggest": (f"{who} has already played a card this turn: accuse or end"
-                            if self.stage == "after" else
-                            f"{who} has no suggestion prepared: play an action card or "
-                            "accuse"),
-                "end": (f"{who} must first make the suggestion prepared last turn"
-                        if self.stage == "suggest" else f"{who} must play an action card or "
-                        "accuse before ending the turn"),
-                "play": (f"{who} must first make the suggestion prepared last turn, from "
-                         f"{self._name(mine)}" if self.stage == "suggest" else
-                         f"{who} has already played a card this turn: accuse or end"),
-                "accuse": f"{who} must first make the suggestion prepared last turn",
-                "show": f"nobody is waiting for {who} to show a card",
-            }[kind]
+    # -- legality (see CardGame: one check per kind) -----------------------------------------
+    STAGES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "suggest": ("suggest",), "play": ("play", "accuse"), "show": ("show",),
+        "after": ("end", "accuse")}
+    DECK_ONLY: ClassVar[frozenset[str]] = frozenset({"suggest", "accuse"})
+    """(A suggestion's refusal reads the marker only for a three-card suggestion, never a
+    candidate.)"""
+
+    def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
+        if kind == "show":
+            return [Action.make("show", seat, card=c) for c in self._waiting["options"]]
+        if kind == "suggest":
+            return self._pairs("suggest", seat)
+        if kind == "end":
+            return [Action.make("end", seat)]
+        if kind == "play":
+            return [play for label in dict.fromkeys(self.action_cards(seat))
+                    for play in self._plays(seat, label)]
+        return super()._candidates(kind, seat)
+
+    def _passing(self, kind: str, seat: int) -> Sequence[Action]:
+        if kind != "play":
+            return super()._passing(kind, seat)
+        return [play for label in dict.fromkeys(self.action_cards(seat))
+                for play in self._passing_plays(seat, label)]
+
+    def _passing_plays(self, seat: int, label: str) -> Sequence[Action]:
+        """The ways to play ``label`` that pass. A suggestion card's refusal reads only the
+        deck and the seat's marker, so they are filtered once per marker."""
+        def passing() -> tuple[Action, ...]:
+            return tuple(a for a in self._plays(seat, label) if self._refusal(a) is None)
+        if self.action_kind(label).kind in ("suggest-any", "suggest-current"):
+            return self._table(("passing", seat, label, self.markers[seat]), passing)
+        return passing()
+
+    def _refusal(self, action: Action) -> str | None:
+        kind, seat, who = action.kind, action.seat, self.names[action.seat]
         if kind == "show":
             w = self._waiting
             card = action.get("card")
@@ -585,13 +581,28 @@ class CardGame2002(CardGame):
                 return f"{card!r} is not a card {who} may show now (choose one of " \
                        f"{self._names(w['options'])})"
             return None
-        if kind == "accuse":
-            return self._valid_accusation(action.get("cards"))
         if kind == "suggest":
             return self._why_suggestion(action.get("cards"), seat)
         if kind == "play":
             return self._why_play(action, seat, who)
-        return None
+        return super()._refusal(action)
+
+    def _wrong_stage(self, kind: str, who: str) -> str:
+        if self.stage == "show":
+            return (f"{who} must first choose which card to show "
+                    f"{self.names[self._waiting['by']]}")
+        prepared = f"{who} must first make the suggestion prepared last turn"
+        played = f"{who} has already played a card this turn: accuse or end"
+        return {
+            "suggest": (played if self.stage == "after" else
+                        f"{who} has no suggestion prepared: play an action card or accuse"),
+            "end": (prepared if self.stage == "suggest" else
+                    f"{who} must play an action card or accuse before ending the turn"),
+            "play": (f"{prepared}, from {self._name(self._marker(self.turn))}"
+                     if self.stage == "suggest" else played),
+            "accuse": prepared,
+            "show": f"nobody is waiting for {who} to show a card",
+        }[kind]
 
     def _why_suggestion(self, cards: Any, seat: int) -> str | None:
         cats = self.edition.categories

@@ -4,6 +4,7 @@ both; accusations at the start of a turn (rules and choices: :mod:`.card_game`).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import ClassVar, Literal, NotRequired, TypedDict
 
 from .card_game import CardGame
@@ -101,17 +102,6 @@ class CardGame2018(CardGame):
         return self._table(("ask", seat), lambda: tuple(
             Action.make("ask", seat, items=list(pair))
             for pair in itertools.combinations(ids, self.items)))
-
-    def _legal(self) -> list[Action]:
-        if self._over:
-            return []
-        seat = self._acting
-        if self.stage == "show":
-            return [Action.make("show", seat, card=c) for c in self._asking["options"]]
-        if self.stage == "accusing":
-            extra = [] if self.both_must_accuse else [Action.make("decline", seat)]
-            return [*self._accusations(seat), *extra]
-        return [*self._questions(seat), *self._accusations(seat)]
 
     # -- playing -----------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -252,15 +242,22 @@ class CardGame2018(CardGame):
             return f"{who} accused wrongly: they still answer but no longer ask or accuse"
         return f"it is {self.names[self.turn]}'s turn, not {who}'s"
 
-    def _why(self, action: Action, who: str) -> str | None:
-        kind = action.kind
-        stages = {"ask": ("ask", "accuse"), "show": ("show",), "accusing": ("accuse", "decline")}
-        if kind not in stages[self.stage]:
-            return {"show": f"nobody is waiting for {who} to show a card",
-                    "decline": "nobody is accusing, so there is nothing to decline",
-                    "ask": (f"{who} must show a card first" if self.stage == "show"
-                            else "an accusation is under way: accuse or decline"),
-                    "accuse": f"{who} must show a card first"}[kind]
+    # -- legality (see CardGame: one check per kind) -----------------------------------------
+    STAGES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "ask": ("ask", "accuse"), "show": ("show",), "accusing": ("accuse", "decline")}
+    DECK_ONLY: ClassVar[frozenset[str]] = frozenset({"ask", "accuse"})
+
+    def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
+        if kind == "ask":
+            return self._questions(seat)
+        if kind == "show":
+            return [Action.make("show", seat, card=c) for c in self._asking["items"]]
+        if kind == "decline":
+            return [Action.make("decline", seat)]
+        return super()._candidates(kind, seat)
+
+    def _refusal(self, action: Action) -> str | None:
+        kind, who = action.kind, self.names[action.seat]
         if kind == "ask":
             problem = self._why_cards(action.get("items"), self.items, "a question")
             cats = self.edition.categories
@@ -277,9 +274,18 @@ class CardGame2018(CardGame):
                        f"({self._names(a['items'])})"
             if card not in self.fixed.hands[action.seat]:
                 return f"{who} does not hold {self._name(card)}"
-        if kind == "accuse":
-            return self._valid_accusation(action.get("cards"))
+            return None
+        return super()._refusal(action)
+
+    def _kind_refusal(self, kind: str, seat: int) -> str | None:
         if kind == "decline" and self.both_must_accuse:
             return "with two players in the advanced game, when one accuses the other must " \
                    "accuse too"
         return None
+
+    def _wrong_stage(self, kind: str, who: str) -> str:
+        return {"show": f"nobody is waiting for {who} to show a card",
+                "decline": "nobody is accusing, so there is nothing to decline",
+                "ask": (f"{who} must show a card first" if self.stage == "show"
+                        else "an accusation is under way: accuse or decline"),
+                "accuse": f"{who} must show a card first"}[kind]

@@ -223,13 +223,67 @@ class CardGame(Game):
         self._say(f"{text} (the solution: {envelope})")
 
     # -- legality ----------------------------------------------------------------------------
+    # What is legal is said once: :attr:`STAGES` names the kinds of action each stage of a
+    # turn allows, :meth:`_kind_refusal` whether the seat may take a kind now,
+    # :meth:`_candidates` lists every action of a kind in a well-formed shape and
+    # :meth:`_refusal` says why one of them is refused now, or None. The legal actions are the
+    # candidates that pass; a refusal is the first reason on the same path (as the board
+    # game's :class:`~cluedo_lab.games.board_why.BoardRules` does).
+
+    STAGES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """Each stage of a turn and the kinds of action it allows, in the order
+    :meth:`legal_actions` lists them."""
+    DECK_ONLY: ClassVar[frozenset[str]] = frozenset({"accuse"})
+    """Kinds whose :meth:`_refusal` of a candidate reads only the deck: their candidates are
+    filtered once per deck and seat, not on every step (a long list of questions or
+    accusations each time)."""
+    stage: str
+
     def legal_actions(self) -> list[Action]:
         if self._cache.key != len(self.history):
             self._cache = _LegalCache(len(self.history), tuple(self._legal()))
         return list(self._cache.items)
 
     def _legal(self) -> list[Action]:
-        raise NotImplementedError
+        if self._over:
+            return []
+        seat = self._acting
+        legal: list[Action] = []
+        for kind in self.STAGES[self.stage]:
+            if self._kind_refusal(kind, seat) is None:
+                legal += self._passing(kind, seat)
+        return legal
+
+    def _passing(self, kind: str, seat: int) -> Sequence[Action]:
+        """The candidates of ``kind`` for ``seat`` whose arguments pass now."""
+        def passing() -> tuple[Action, ...]:
+            return tuple(a for a in self._candidates(kind, seat) if self._refusal(a) is None)
+        if kind in self.DECK_ONLY:
+            return self._table(("passing", kind, seat), passing)
+        return passing()
+
+    def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
+        """Every action of ``kind`` that ``seat`` might take, in the order they are listed:
+        the right arguments with values of the right sort; :meth:`_refusal` decides."""
+        if kind == "accuse":
+            return self._accusations(seat)
+        raise NotImplementedError(kind)
+
+    def _kind_refusal(self, kind: str, seat: int) -> str | None:
+        """Why ``seat`` may not take an action of ``kind`` now (a kind its stage allows), or
+        None when it may."""
+        return None
+
+    def _refusal(self, action: Action) -> str | None:
+        """Why ``action``'s arguments are refused now (its kind being allowed and the seat to
+        act allowed to take it), or None when it is legal."""
+        if action.kind == "accuse":
+            return self._valid_accusation(action.get("cards"))
+        return None
+
+    def _wrong_stage(self, kind: str, who: str) -> str:
+        """Why ``kind`` is not allowed at this stage of the turn."""
+        return f"{kind} is not allowed now; allowed: {', '.join(self.STAGES[self.stage])}"
 
     def _canonical(self, action: Action) -> Action:
         args = dict(action.args)
@@ -275,14 +329,13 @@ class CardGame(Game):
         if extra:
             takes = ", ".join(sorted(self.ARGS[action.kind])) or "nothing"
             return f"{action.kind} takes {takes}, not {', '.join(extra)}"
-        reason = self._why(action, who)
-        return reason or super().why_illegal(action)
+        if action.kind not in self.STAGES[self.stage]:
+            return self._wrong_stage(action.kind, who)
+        return (self._kind_refusal(action.kind, action.seat) or self._refusal(action)
+                or super().why_illegal(action))
 
     def _not_your_move(self, seat: int, who: str) -> str:
         return f"it is {self.names[self._acting]}'s move, not {who}'s"
-
-    def _why(self, action: Action, who: str) -> str | None:
-        return None
 
     def _why_cards(self, value: Any, count: int, what: str) -> str | None:
         """Why ``value`` is not a list of ``count`` distinct cards of this deck, or None."""

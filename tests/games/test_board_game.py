@@ -1136,7 +1136,7 @@ def test_illegal_actions_raise_a_clear_error_and_change_nothing(edition):
     refused(game, Action.make("end", seat), "must first roll")
     refused(game, Action.make("show", seat, card="plum"), "nobody is waiting")
     refused(game, Action.make("suggest", seat, cards=["plum", "rope"]), "not in a room")
-    refused(game, Action.make("roll", seat, fast=True), "not allowed now")
+    refused(game, Action.make("roll", seat, fast=True), "roll takes nothing, not fast")
     game.apply(Action.make("roll", seat))
     if game.phase == "move":
         refused(game, Action.make("roll", seat), "already rolled")
