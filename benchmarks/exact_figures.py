@@ -72,7 +72,8 @@ def every_position(corpus_seeds: int, run_seeds: int, advice_seeds: int, ranking
     """(label, record, whether to rank its questions) for every position covered."""
     for entry in corpus(corpus_seeds):
         yield "corpus " + entry.label, Record.from_dict(entry.record), rank_corpus
-    for edition in all_editions():
+    # A speed game has no fugitive: the one-against-all game is in the corpus above.
+    for edition in (e for e in all_editions() if e.mode == "standard"):
         low = max(edition.min_players, 3) if edition.max_players >= 3 else edition.min_players
         for players in range(low, edition.max_players + 1):
             for seed in range(run_seeds):
