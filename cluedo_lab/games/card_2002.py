@@ -276,7 +276,8 @@ class CardGame2002(CardGame):
         player as a target, each destination to move to, each suspect and vehicle."""
         kind = self.action_kind(label).kind
         if kind in ("snoop", "private-tip"):
-            return self._table(("play", seat, label), lambda: tuple(
+            # The deck's tables serve every game of it: the targets depend on who plays.
+            return self._table(("play", seat, label, self.names), lambda: tuple(
                 Action.make("play", seat, card=label, target=name) for name in self.names))
         if kind not in ("suggest-any", "suggest-current"):
             return [Action.make("play", seat, card=label)]

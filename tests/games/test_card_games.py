@@ -752,6 +752,16 @@ def test_one_against_all_fugitive_answers_super_sleuth_and_private_tip():
         c for c in hand(game, 3) if E02F.card(c).category == "destination")
 
 
+def test_a_target_card_may_name_every_other_player_whatever_was_played_before():
+    """The deck's tables serve every game of it: a Snoop or Private Tip played in a 3-player
+    game must not narrow a later 4-player game's targets to the first game's players."""
+    tip = "Private Tip: all destination cards"
+    for players in (3, 4, 3, 5):
+        game = find(E02F, players, holds_card(tip))
+        targets = {a["target"] for a in game.legal_actions() if a.get("card") == tip}
+        assert targets == set(game.names) - {game.names[game.current]}, players
+
+
 # =============================================================================================
 # Both games: the API
 # =============================================================================================
