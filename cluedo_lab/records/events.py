@@ -154,7 +154,8 @@ class PrivateTip(Event):
 
     def describe(self) -> str:
         if self.unread:
-            back = "" if self.returned is None else f"; {self.returned} card(s) came back"
+            back = ("" if self.returned is None else "; 1 card came back" if self.returned == 1
+                    else f"; {self.returned} cards came back")
             return f"event {self.position}: {self.by} passed {self.to} a private tip{back}"
         what = f"all their {self.category} cards" if self.all else f"one {self.value} card"
         got = "" if self.cards is None else f": {_names(self.cards) or 'none'}"

@@ -584,7 +584,7 @@ def test_private_tip_unread_by_an_onlooker(feature_edition):
     record = Record.from_dict(feature_record(feature_edition, events=[event]))
     tip = record.events[0]
     assert tip.unread and tip.returned == 1 and tip.cards is None
-    assert "1 card(s) came back" in tip.describe()
+    assert "1 card came back" in tip.describe()
     assert Knowledge(record).constraints(record.events) == Knowledge(
         Record.from_dict(feature_record(feature_edition))).constraints([])
     sleuth_fails(feature_edition, {"private_tip": None, "by": "Ann", "to": "Cy"},
