@@ -166,35 +166,14 @@ class SweepDP(StepDP[State, Move]):
         cached = self._moves[step].get(state)
         if cached is not None:
             return cached
-        comb = math.comb
-        next_group = self.next_group[step]
-        width = len(self.groups[step + 1])
-        merged: dict[State, tuple[Weight, dict[int, Weight]]] = {}
-        local = self.local_factors[step]
-        base = [0] * width
-        for g, n in enumerate(state):
-            if n:
-                base[next_group[g]] += n
+        base = self._carried(step, state)
         if self._singles(step, state):
             moves = self._single_moves(step, state, base)
             self._moves[step][state] = moves
             return moves
-        tried = 0
-        for taken in self._choices(step, state):
-            tried += 1
-            weight: Weight = 1
-            for weights, members in local:
-                weight *= weights[sum(taken.get(g, 0) for g in members)]
-                if not weight:
-                    break
-            if not weight:
-                continue
-            new = list(base)
-            for g, t in taken.items():
-                if t:
-                    weight *= comb(state[g], t)
-                    new[next_group[g]] -= t
-            key = tuple(new)
+        merged: dict[State, tuple[Weight, dict[int, Weight]]] = {}
+        choices = list(self._choices(step, state))
+        for taken, weight, key in self._weighed(step, state, base, choices):
             # weight * t / n is whole: weight counts C(n, t) ways, and C(n, t) t / n is
             # C(n - 1, t - 1).
             old = merged.get(key)
@@ -211,7 +190,7 @@ class SweepDP(StepDP[State, Move]):
                         shares[g] = shares.get(g, 0) + x
                 merged[key] = (old[0] + weight, shares)
         if self.budget is not None:
-            self.budget.spend(0, tried)
+            self.budget.spend(0, len(choices))
         # Only states the later places can still complete (checked once per state reached).
         moves = [(key, weight, shares) for key, (weight, shares) in merged.items()
                  if self._completable(step, key)]
@@ -223,32 +202,49 @@ class SweepDP(StepDP[State, Move]):
         those that lead to one state): (state of the next step's groups, weight, cards taken
         from each group of this step), only those the later places can complete. The
         question ranking (:mod:`.answers`) follows named cards through them."""
-        comb = math.comb
+        out = []
+        for taken, weight, key in self._weighed(step, state, self._carried(step, state),
+                                                self._choices(step, state)):
+            if self._completable(step, key):
+                counts = [0] * len(state)
+                for g, t in taken.items():
+                    counts[g] = t
+                out.append((key, weight, tuple(counts)))
+        return out
+
+    def _carried(self, step: int, state: State) -> list[int]:
+        """The cards left in ``state`` counted by the next step's groups, before any are
+        taken at this step."""
         next_group = self.next_group[step]
         base = [0] * len(self.groups[step + 1])
         for g, n in enumerate(state):
             if n:
                 base[next_group[g]] += n
-        out = []
-        for taken in self._choices(step, state):
+        return base
+
+    def _weighed(self, step: int, state: State, base: list[int], choices: Iterable[Counts]
+                 ) -> Iterator[tuple[Counts, Weight, State]]:
+        """Each choice of cards for the place at ``step`` with its weight (the place's
+        factors times the ways to pick those cards from their groups) and the next step's
+        state; a choice a factor weighs 0 is left out. :meth:`transitions` adds them up by
+        state, :meth:`fillings` keeps them apart."""
+        comb = math.comb
+        next_group = self.next_group[step]
+        local = self.local_factors[step]
+        for taken in choices:
             weight: Weight = 1
-            for weights, members in self.local_factors[step]:
+            for weights, members in local:
                 weight *= weights[sum(taken.get(g, 0) for g in members)]
                 if not weight:
                     break
             if not weight:
                 continue
             new = list(base)
-            counts = [0] * len(state)
             for g, t in taken.items():
                 if t:
                     weight *= comb(state[g], t)
                     new[next_group[g]] -= t
-                    counts[g] = t
-            key = tuple(new)
-            if self._completable(step, key):
-                out.append((key, weight, tuple(counts)))
-        return out
+            yield taken, weight, tuple(new)
 
     def _completable(self, step: int, new: State) -> bool:
         """Whether the later places can still be filled and their "at least one"
