@@ -28,7 +28,7 @@ from typing import Any
 from .attempts import AFTER_HELP, FIRST_TRY, NOT_TRIED, AttemptLog, LogError
 
 __all__ = ["ClassReport", "Submission", "Problem", "ExerciseSummary", "grade_folder",
-           "read_submission", "attempt_logs", "ATTEMPTS_CLASS", "WIDGET_STATE",
+           "read_submission", "attempt_logs", "widget_values", "ATTEMPTS_CLASS", "WIDGET_STATE",
            "MAX_NOTEBOOK_BYTES", "MAX_NOTEBOOKS"]
 
 ATTEMPTS_CLASS = "cluedo-exercise-attempts"
@@ -159,18 +159,9 @@ def attempt_logs(notebook: object) -> tuple[dict[str, AttemptLog], list[str]]:
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list) or \
             notebook.get("nbformat") != 4:
         raise NotANotebook("not a Jupyter notebook (nbformat 4)")
-    metadata = notebook.get("metadata")
-    widgets = metadata.get("widgets") if isinstance(metadata, dict) else None
-    state = widgets.get(WIDGET_STATE) if isinstance(widgets, dict) else None
-    models = state.get("state") if isinstance(state, dict) else None
     logs: dict[str, AttemptLog] = {}
     bad: list[str] = []
-    if not isinstance(models, dict):
-        return logs, bad
-    for model in list(models.values())[:MAX_MODELS]:
-        text = _attempts_text(model)
-        if text is None:
-            continue
+    for text in widget_values(notebook, ATTEMPTS_CLASS):
         try:
             log = AttemptLog.from_json(text)
         except LogError as error:
@@ -180,17 +171,23 @@ def attempt_logs(notebook: object) -> tuple[dict[str, AttemptLog], list[str]]:
     return logs, bad
 
 
-def _attempts_text(model: object) -> object | None:
-    """The value of an attempts widget's saved state, None for any other model."""
-    if not isinstance(model, dict):
-        return None
-    state = model.get("state")
-    if not isinstance(state, dict):
-        return None
-    classes = state.get("_dom_classes")
-    if not isinstance(classes, list) or ATTEMPTS_CLASS not in classes:
-        return None
-    return state.get("value")
+def widget_values(notebook: object, css_class: str) -> list[object]:
+    """The saved values of a notebook's widgets of CSS class ``css_class``, in the order the
+    widget state holds them (of its first :data:`MAX_MODELS` models): where the kit keeps what
+    a learner did (exercise attempts, notepad marks) in a notebook."""
+    metadata = notebook.get("metadata") if isinstance(notebook, dict) else None
+    widgets = metadata.get("widgets") if isinstance(metadata, dict) else None
+    saved = widgets.get(WIDGET_STATE) if isinstance(widgets, dict) else None
+    models = saved.get("state") if isinstance(saved, dict) else None
+    values = []
+    for model in list(models.values())[:MAX_MODELS] if isinstance(models, dict) else ():
+        state = model.get("state") if isinstance(model, dict) else None
+        if not isinstance(state, dict):
+            continue
+        classes = state.get("_dom_classes")
+        if isinstance(classes, list) and css_class in classes:
+            values.append(state.get("value"))
+    return values
 
 
 def read_submission(path: Path, root: Path) -> Submission:

@@ -34,7 +34,7 @@ from typing import Any
 from ..knowledge.engine import Knowledge, cell_text
 from ..knowledge.explain import Fact, Step
 from ..rules.files import parse_json, read_text, shown
-from .grading import MAX_NOTEBOOK_BYTES, WIDGET_STATE
+from .grading import MAX_NOTEBOOK_BYTES, widget_values
 
 __all__ = ["HOLDS", "LACKS", "MAYBE", "MARKS", "CheckResult", "Hint", "LearnerMarks", "Mistake",
            "ProofShape", "proof_shape", "same_argument", "BOOKKEEPING", "record_key",
@@ -384,16 +384,8 @@ def saved_page(notebook: str | Path, key: str, css_class: str) -> dict[str, Any]
         return ValueError(f"your saved marks could not be read: {why}")
 
     data = parse_json(read_text(path, fail, MAX_NOTEBOOK_BYTES), shown(path.name), fail)
-    metadata = data.get("metadata") if isinstance(data, dict) else None
-    widgets = metadata.get("widgets") if isinstance(metadata, dict) else None
-    saved = widgets.get(WIDGET_STATE) if isinstance(widgets, dict) else None
-    models = saved.get("state") if isinstance(saved, dict) else None
     found = None
-    for model in models.values() if isinstance(models, dict) else ():
-        state = model.get("state") if isinstance(model, dict) else None
-        if not isinstance(state, dict) or css_class not in (state.get("_dom_classes") or ()):
-            continue
-        value = state.get("value")
+    for value in widget_values(data, css_class):
         if not isinstance(value, str) or len(value) > MAX_PAGE_CHARS:
             continue
         try:
