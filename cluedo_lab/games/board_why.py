@@ -48,28 +48,20 @@ class BoardRules(BoardState):
     """The legality half of :class:`BoardGame`: its legal actions and its refusals."""
 
     # -- the legal actions -------------------------------------------------------------------
-    def _legal(self) -> list[Action]:
-        if self._over:
-            return []
-        seat = self._acting
-        legal: list[Action] = []
-        for kind in PHASES[self.phase]:
-            if self._kind_refusal(kind, seat) is None:
-                legal += self._passing(kind, seat)
-        return legal
+    def _kinds_now(self) -> Sequence[str]:
+        return PHASES[self.phase]
 
     def _passing(self, kind: str, seat: int) -> Sequence[Action]:
-        """The candidates of ``kind`` whose arguments pass. A suggestion's and an accusation's
-        check reads only the cards they name, so those are filtered once per deck and seat."""
-        def passing() -> tuple[Action, ...]:
-            return tuple(a for a in self._candidates(kind, seat) if self._refusal(a) is None)
+        """A suggestion's and an accusation's check reads only the cards they name, so those
+        are filtered once per deck and seat."""
+        filtered = super()._passing
         if kind == "accuse":
             return cached(("passing", kind, self._suspects, self._weapons, self._rooms, seat),
-                          passing)
+                          lambda: filtered(kind, seat))
         if kind == "suggest":
             return cached(("passing", kind, self.callable_suspects(seat), self._weapons, seat),
-                          passing)
-        return passing()
+                          lambda: filtered(kind, seat))
+        return filtered(kind, seat)
 
     def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
         """Every action of ``kind`` that ``seat`` might take now, in the order they are

@@ -223,12 +223,9 @@ class CardGame(Game):
         self._say(f"{text} (the solution: {envelope})")
 
     # -- legality ----------------------------------------------------------------------------
-    # What is legal is said once: :attr:`STAGES` names the kinds of action each stage of a
-    # turn allows, :meth:`_kind_refusal` whether the seat may take a kind now,
-    # :meth:`_candidates` lists every action of a kind in a well-formed shape and
-    # :meth:`_refusal` says why one of them is refused now, or None. The legal actions are the
-    # candidates that pass; a refusal is the first reason on the same path (as the board
-    # game's :class:`~cluedo_lab.games.board_why.BoardRules` does).
+    # Stated once, on the skeleton of :class:`~cluedo_lab.games.game.Game` (the board game's
+    # :class:`~cluedo_lab.games.board_why.BoardRules` uses it too): :attr:`STAGES` names the
+    # kinds of action each stage of a turn allows.
 
     STAGES: ClassVar[dict[str, tuple[str, ...]]] = {}
     """Each stage of a turn and the kinds of action it allows, in the order
@@ -244,39 +241,21 @@ class CardGame(Game):
             self._cache = _LegalCache(len(self.history), tuple(self._legal()))
         return list(self._cache.items)
 
-    def _legal(self) -> list[Action]:
-        if self._over:
-            return []
-        seat = self._acting
-        legal: list[Action] = []
-        for kind in self.STAGES[self.stage]:
-            if self._kind_refusal(kind, seat) is None:
-                legal += self._passing(kind, seat)
-        return legal
+    def _kinds_now(self) -> Sequence[str]:
+        return self.STAGES[self.stage]
 
     def _passing(self, kind: str, seat: int) -> Sequence[Action]:
-        """The candidates of ``kind`` for ``seat`` whose arguments pass now."""
-        def passing() -> tuple[Action, ...]:
-            return tuple(a for a in self._candidates(kind, seat) if self._refusal(a) is None)
+        filtered = super()._passing
         if kind in self.DECK_ONLY:
-            return self._table(("passing", kind, seat), passing)
-        return passing()
+            return self._table(("passing", kind, seat), lambda: filtered(kind, seat))
+        return filtered(kind, seat)
 
     def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
-        """Every action of ``kind`` that ``seat`` might take, in the order they are listed:
-        the right arguments with values of the right sort; :meth:`_refusal` decides."""
         if kind == "accuse":
             return self._accusations(seat)
-        raise NotImplementedError(kind)
-
-    def _kind_refusal(self, kind: str, seat: int) -> str | None:
-        """Why ``seat`` may not take an action of ``kind`` now (a kind its stage allows), or
-        None when it may."""
-        return None
+        return super()._candidates(kind, seat)
 
     def _refusal(self, action: Action) -> str | None:
-        """Why ``action``'s arguments are refused now (its kind being allowed and the seat to
-        act allowed to take it), or None when it is legal."""
         if action.kind == "accuse":
             return self._valid_accusation(action.get("cards"))
         return None

@@ -143,6 +143,47 @@ class Game(ABC):
     def _apply(self, action: Action) -> None:
         """Carry out a legal action (the base class has already checked it)."""
 
+    # -- legality, stated once per family ----------------------------------------------------
+    # A family says which kinds of action this moment of the turn allows (:meth:`_kinds_now`),
+    # whether the seat may take one of a kind now (:meth:`_kind_refusal`), every action of a
+    # kind in a well-formed shape (:meth:`_candidates`) and why one of them is refused
+    # (:meth:`_refusal`). The legal actions are the candidates that pass; a family's
+    # ``why_illegal`` gives the first reason on the same path.
+    def _kinds_now(self) -> Sequence[str]:
+        """The kinds of action this moment of the turn allows, in the order they are listed."""
+        raise NotImplementedError
+
+    def _kind_refusal(self, kind: str, seat: int) -> str | None:
+        """Why ``seat`` may not take an action of ``kind`` now (a kind this moment allows),
+        or None when it may."""
+        return None
+
+    def _candidates(self, kind: str, seat: int) -> Sequence[Action]:
+        """Every action of ``kind`` that ``seat`` might take, in the order they are listed:
+        the right arguments with values of the right sort; :meth:`_refusal` decides."""
+        raise NotImplementedError(kind)
+
+    def _refusal(self, action: Action) -> str | None:
+        """Why ``action``'s arguments are refused now (its kind being allowed and the seat to
+        act allowed to take it), or None when it is legal."""
+        return None
+
+    def _legal(self) -> list[Action]:
+        """The legal actions, from the rules above."""
+        if self._over:
+            return []
+        seat = self._acting
+        legal: list[Action] = []
+        for kind in self._kinds_now():
+            if self._kind_refusal(kind, seat) is None:
+                legal += self._passing(kind, seat)
+        return legal
+
+    def _passing(self, kind: str, seat: int) -> Sequence[Action]:
+        """The candidates of ``kind`` for ``seat`` whose arguments pass now (a family may
+        keep those whose refusal reads only the deck)."""
+        return tuple(a for a in self._candidates(kind, seat) if self._refusal(a) is None)
+
     @property
     def _acting(self) -> int:
         """The seat that must act (only asked for while the game goes on)."""
