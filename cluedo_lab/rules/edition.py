@@ -9,9 +9,10 @@ and nothing is half-loaded. ``docs/editions.md`` describes the format field by f
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -505,10 +506,58 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     name = shown(path.name)
+    fail = _failing(name)
+    text = read_text(path, fail)
+    return _parsed_copy(path, text) or parse_toml(text, name, fail)
 
+
+def _failing(name: str) -> Callable[[str], EditionError]:
+    """How a problem with the whole file ``name`` is raised."""
     def fail(problem: str) -> EditionError:
         return EditionError(name, "(file)", problem.removeprefix(f"{name}: "))
-    return parse_toml(read_text(path, fail), name, fail)
+    return fail
+
+
+def _parsed_copy(path: Path, text: str) -> dict[str, Any] | None:
+    """The data of a shipped edition file from its parsed copy (``<id>.json`` beside it,
+    written by :func:`write_parsed_copies`) when the copy was made from exactly ``text``.
+    Python's TOML reader is pure Python and most of the time ``cluedo-lab solve`` spends
+    reading an edition; JSON is read in C. Any other file, or a copy of another text, is
+    read as TOML; either way :func:`_build` checks every field."""
+    if path.parent != _shipped_folder():
+        return None
+    try:
+        parsed = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    made_from_text = isinstance(parsed, dict) and parsed.get("toml") == text
+    data = parsed.get("data") if made_from_text else None
+    return data if isinstance(data, dict) else None
+
+
+def write_parsed_copies(folder: Path | None = None) -> list[Path]:
+    """Write beside each edition file in ``folder`` (the shipped ones by default) its parsed
+    copy, ``{"toml": the file's text, "data": what the TOML reader makes of it}``, and return
+    their paths. ``make parsed-editions`` runs it after an edition file changes; a test
+    checks that every shipped copy is up to date."""
+    written = []
+    for path in sorted((folder or editions_dir()).glob("*.toml")):
+        name = shown(path.name)
+        fail = _failing(name)
+        text = read_text(path, fail)
+        data = parse_toml(text, name, fail)
+        try:
+            carried = json.loads(json.dumps(data)) == data
+        except TypeError:
+            carried = False
+        if not carried:
+            raise fail("holds a value JSON cannot carry (a date or a time)")
+        note = f"Made from {path.name} by `make parsed-editions`: edit that file, not this one."
+        copy = path.with_suffix(".json")
+        copy.write_text(json.dumps({"note": note, "toml": text, "data": data}, indent=1,
+                                   ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(copy)
+    return written
 
 
 _REGISTERED: dict[str, Edition] = {}
