@@ -508,8 +508,8 @@ def test_stray_argument_and_mistyped_command_list_every_command(capsys):
 
 
 def test_solve_imports_only_what_it_uses():
-    """``cluedo-lab solve`` starts without the board, variants, OpenSSL, importlib.resources
-    or the TOML reader (``benchmarks/import_time.py`` times the start): on a classic record
+    """``cluedo-lab solve`` starts without the board, variants, OpenSSL, importlib.resources,
+    the TOML reader or shutil (``benchmarks/import_time.py`` times the start): on a classic record
     it reads the shipped edition's parsed copy, and a record with its own deck reads no
     edition file."""
     import subprocess
@@ -525,7 +525,8 @@ def test_solve_imports_only_what_it_uses():
         return set(done.stdout.split())
 
     unused = {"cluedo_lab.rules.board", "cluedo_lab.rules.variant", "hashlib",
-              "importlib.resources", "networkx", "cluedo_lab.knowledge.advice", "tomllib"}
+              "importlib.resources", "networkx", "cluedo_lab.knowledge.advice", "tomllib",
+              "shutil"}
     classic = loaded(CLASSIC)
     assert "cluedo_lab.knowledge.engine" in classic
     assert not classic & unused
