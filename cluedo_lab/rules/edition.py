@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .data import board_ids, editions_dir
 from .dice import Dice
@@ -32,7 +32,7 @@ def normalize(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Card:
     """One card of the deck. ``features`` maps a feature id (e.g. ``gender``) to its value."""
 
@@ -55,8 +55,10 @@ class Card:
         return self.name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Category:
+    """One kind of card (suspects, weapons, rooms...): its cards in the file's order."""
+
     id: str
     name: str
     cards: tuple[Card, ...]
@@ -117,6 +119,9 @@ class QuestionRules:
 
 @dataclass(frozen=True)
 class AccusationRules:
+    """How accusations go: how many a player may make, when, who sees the cards of a wrong
+    one, and what becomes of a wrong accuser (each option is described where it is set)."""
+
     limit: int = 1
     wrong: str = "stays-to-refute"
     anywhere: bool = False
@@ -190,8 +195,12 @@ class Assumption:
     why: str = ""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Edition:
+    """One edition of the game as its file describes it: the deck, the deal, the rules of
+    questions, accusations and turns, the dice and board. Build one with
+    :func:`load_edition`; two loads of an unchanged file give the same object."""
+
     id: str
     name: str
     publisher: str
@@ -330,7 +339,7 @@ def check_playable(edition: Edition, players: int) -> None:
                               f"play, not {players}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TextTable:
     """A small table for notebooks: HTML in Jupyter and aligned text as its repr, so that a
     notebook's stored text output stays readable and stable under nbval."""
@@ -567,9 +576,11 @@ Stamp = tuple[int, int, int]
 """A file's modification time (ns), size and inode: a file edited or replaced has another."""
 
 
-@dataclass(frozen=True)
-class _Loaded:
-    stamps: tuple[tuple[Path, Stamp], ...]   # every file of the ``extends`` chain
+class _Loaded(NamedTuple):
+    """An edition read from a file, with its checked data and the stamp of every file of its
+    ``extends`` chain (read again when one changes)."""
+
+    stamps: tuple[tuple[Path, Stamp], ...]
     data: dict[str, Any]
     edition: Edition
 
