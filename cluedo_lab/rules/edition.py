@@ -704,10 +704,11 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     if directory is None and ref in _ID_PATHS:
         return _ID_PATHS[ref]                  # a shipped id: its file found once
     path = Path(ref)
-    if path.suffix != ".toml" and not (isinstance(ref, str) and ID_PATTERN.match(ref)):
+    by_id = path.suffix != ".toml"
+    if by_id and not (isinstance(ref, str) and ID_PATTERN.match(ref)):
         raise EditionError(shown(ref), "(file)", "not an edition id, nor the path of an "
                            "edition's .toml file")
-    if path.suffix != ".toml":
+    if by_id:
         folder = directory or editions_dir()
         path = folder / f"{ref}.toml"
         if not path.exists():
@@ -718,7 +719,7 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     except (OSError, RuntimeError):          # a loop of symbolic links
         raise EditionError(shown(path.name), "(file)", "cannot be read (a loop of symbolic "
                            "links)") from None
-    if directory is None and isinstance(ref, str) and ref in shipped_ids():
+    if directory is None and by_id:           # an id of the kit's own folder
         _ID_PATHS[ref] = resolved
     return resolved
 
