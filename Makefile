@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 PORT   ?= 8888
 APP_PORT ?= 8866
 
-.PHONY: lab app test test-slow unit notebooks outputs lint wheel-check bench clean site serve-site site-test site-bench \
+.PHONY: lab app test test-slow unit notebooks outputs lint parsed-editions wheel-check bench clean site serve-site site-test site-bench \
 	site-class-test screens
 
 $(BIN)/python:
@@ -90,6 +90,11 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check cluedo_lab tests benchmarks
 	$(BIN)/lint-imports
 	$(BIN)/mypy cluedo_lab
+
+## make parsed-editions: after changing an edition file, write its parsed copy beside it
+## (data/editions/*.json, read instead of the TOML while made from the same text).
+parsed-editions: $(BIN)/python
+	$(BIN)/python -c "from cluedo_lab.rules.edition import write_parsed_copies; write_parsed_copies()"
 
 ## make wheel-check: build the wheel, install it in a fresh venv and run it from elsewhere.
 wheel-check: $(BIN)/python

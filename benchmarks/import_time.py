@@ -2,8 +2,9 @@
 
 ``import cluedo_lab`` should cost next to nothing (its names load on first use), and each layer
 only what it needs: networkx is for boards, sympy for the logic and closed-form lessons,
-ipywidgets for the views. Each import runs in a new process five times and the least CPU time
-of the whole process (the interpreter's start included) is kept; times are also given as a
+ipywidgets for the views. Each import runs in a new process five times, the imports taking
+turns so that all see the same load on a shared machine, and the least CPU time of the whole
+process (the interpreter's start included) is kept; times are also given as a
 ratio to a bare Python start and to the same fixed pure-Python loop as ``run.py``, timed in
 this process, so runs on different machines compare.
 
@@ -59,25 +60,32 @@ HEAVY = ("networkx", "sympy", "ipywidgets", "IPython")
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(statement: str, repeats: int = 5) -> tuple[float, list[str]]:
-    """The least CPU time (user and system) of a fresh interpreter running ``statement``,
-    start-up included, and the heavy libraries it loaded. CPU time, not wall time: on a
-    shared machine the wall time mostly measures the other processes."""
-    code = ("import sys, io, contextlib\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n    " + statement +
-            f"\nprint(' '.join(sorted(m for m in sys.modules if m in {HEAVY!r})))")
-    best, heavy = float("inf"), []
-    subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, cwd=ROOT,
-                   env=ENV)
+def timed(statements: list[str], repeats: int = 5) -> list[tuple[float, list[str]]]:
+    """For each statement, the least CPU time (user and system) of a fresh interpreter
+    running it, start-up included, and the heavy libraries it loaded. CPU time, not wall
+    time: on a shared machine the wall time mostly measures the other processes. The runs
+    take turns (each statement once per round), so that a ratio between two statements
+    compares runs made under the same load."""
+    codes = [("import sys, io, contextlib\n"
+              "with contextlib.redirect_stdout(io.StringIO()):\n    " + statement +
+              f"\nprint(' '.join(sorted(m for m in sys.modules if m in {HEAVY!r})))")
+             for statement in statements]
+    for code in codes:
+        subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, cwd=ROOT,
+                       env=ENV)
+    best = [float("inf")] * len(codes)
+    heavy: list[list[str]] = [[] for _ in codes]
     for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True, cwd=ROOT, env=ENV).stdout
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        best = min(best, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-        loaded = out.splitlines()
-        heavy = loaded[-1].split() if loaded else []
-    return best, heavy
+        for i, code in enumerate(codes):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 check=True, cwd=ROOT, env=ENV).stdout
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            best[i] = min(best[i], after.ru_utime - before.ru_utime
+                          + after.ru_stime - before.ru_stime)
+            loaded = out.splitlines()
+            heavy[i] = loaded[-1].split() if loaded else []
+    return list(zip(best, heavy, strict=True))
 
 
 def by_layer(statement: str, repeats: int = 5) -> dict[str, float]:
@@ -110,8 +118,8 @@ def main() -> None:
     args = parser.parse_args()
     base = baseline()
     rows = []
-    for label, statement in IMPORTS:
-        seconds, heavy = timed(statement, args.repeats)
+    times = timed([statement for _, statement in IMPORTS], args.repeats)
+    for (label, _), (seconds, heavy) in zip(IMPORTS, times, strict=True):
         rows.append({"import": label, "ms": round(seconds * 1000, 1),
                      "ratio": round(seconds / base, 2), "loads": heavy})
     bare = rows[0]["ms"]

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -237,18 +238,38 @@ class _Unused:
         pass
 
 
+def _terminal_columns() -> int:
+    """The width help is laid out to, found as ``shutil.get_terminal_size`` finds it (the
+    ``COLUMNS`` variable, else the terminal of stdout, else 80). argparse would ask shutil
+    each time it checks an argument, and importing shutil, with its compression modules,
+    would add a few milliseconds to every command's start."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    stdout = sys.__stdout__
+    if columns <= 0 and stdout is not None:
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line. When ``command`` names a subcommand, only its parser is built (the
     usage line still lists them all); the others would cost a tenth of ``cluedo-lab solve``'s
     start. Otherwise (help, a mistyped name) every one is built."""
-    top = argparse.ArgumentParser(prog="cluedo-lab", description=__doc__.splitlines()[0])
+    layout = partial(argparse.HelpFormatter, width=_terminal_columns() - 2)
+    top = argparse.ArgumentParser(prog="cluedo-lab", description=__doc__.splitlines()[0],
+                                  formatter_class=layout)
     subparsers = top.add_subparsers(dest="command", required=True)
     names: list[str] = []
 
     def add_parser(name: str, help: str) -> argparse.ArgumentParser | _Unused:
         names.append(name)
         if command in (None, name):
-            return subparsers.add_parser(name, help=help)
+            return subparsers.add_parser(name, help=help, formatter_class=layout)
         return _Unused()
 
     solve = add_parser("solve", help="what a record makes certain, and the exact chances")

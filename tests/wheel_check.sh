@@ -34,8 +34,14 @@ for board in board_ids():
 load_clue_deck()
 from importlib.resources import files
 assert files("cluedo_lab").joinpath("py.typed").is_file(), "the wheel has no py.typed"
+from cluedo_lab.rules.data import editions_dir
+copies = sorted(p.stem for p in editions_dir().glob("*.json"))
+assert copies == sorted(p.stem for p in editions_dir().glob("*.toml")), copies
 PY
 "$BIN/cluedo-lab" solve record.json >/dev/null
+"$BIN/python" -c "import sys, io, contextlib; from cluedo_lab.cli import main
+with contextlib.redirect_stdout(io.StringIO()): main(['solve', 'record.json'])
+assert 'tomllib' not in sys.modules, 'the installed kit parsed an edition TOML'"
 "$BIN/cluedo-lab" play --edition cluedo-card-game-2018 --players 3 --seed 1 >/dev/null
 "$BIN/cluedo-lab" lessons lessons >/dev/null
 test -f lessons/00_start_here.ipynb && test -f lessons/app/classroom.ipynb

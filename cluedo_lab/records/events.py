@@ -97,6 +97,9 @@ class Accuse(Event):
 
 @dataclass(frozen=True)
 class Snoop(Event):
+    """A Snoop (2002): ``by`` looked at one card of ``target``'s hand; ``card`` only when
+    the observer is ``by``."""
+
     target: str = ""
     by: str = ""
     card: Card | None = None
@@ -108,6 +111,10 @@ class Snoop(Event):
 
 @dataclass(frozen=True)
 class AllSnoop(Event):
+    """An All Snoop (2002): every hand passes face down towards ``direction`` and each
+    player looks at one card of the hand they get; ``card`` is the one the observer saw, of
+    ``seen_from``'s hand."""
+
     direction: str = "left"
     by: str = ""
     card: Card | None = None
@@ -120,6 +127,10 @@ class AllSnoop(Event):
 
 @dataclass(frozen=True)
 class SuperSleuth(Event):
+    """A Super Sleuth (2002): each opponent of ``by`` shows ``by`` one card with the
+    printed ``feature`` = ``value``, or nothing. ``showed`` pairs who showed with the card (None
+    when the observer did not see which); ``nothing`` lists who had none."""
+
     feature: str = ""
     value: str = ""
     by: str = ""
@@ -164,6 +175,9 @@ class PrivateTip(Event):
 
 @dataclass(frozen=True)
 class RoomCard(Event):
+    """A face-down card looked at (2023, two players): ``by`` looked at the card in
+    ``pile``; ``card`` when the observer saw it."""
+
     pile: str = ""
     by: str = ""
     card: Card | None = None
@@ -175,6 +189,9 @@ class RoomCard(Event):
 
 @dataclass(frozen=True)
 class Show(Event):
+    """A card shown on demand (2023 Clue cards): ``shower`` showed ``to`` a card of their
+    choice; ``card`` only when the observer saw it."""
+
     shower: str = ""
     to: str = ""
     card: Card | None = None
@@ -186,6 +203,9 @@ class Show(Event):
 
 @dataclass(frozen=True)
 class Reveal(Event):
+    """``by`` laid ``card`` face up for everybody (a Clue card, or a card found in an
+    accuser's hand)."""
+
     card: Card | None = None
     by: str = ""
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["Player", "Record", "parse_record"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Record:
     """A validated record. Build one with :meth:`from_dict`, :meth:`from_json` or :meth:`load`.
 

@@ -9,13 +9,14 @@ and nothing is half-loaded. ``docs/editions.md`` describes the format field by f
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .data import board_ids, editions_dir
 from .dice import Dice
@@ -31,7 +32,7 @@ def normalize(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Card:
     """One card of the deck. ``features`` maps a feature id (e.g. ``gender``) to its value."""
 
@@ -54,8 +55,10 @@ class Card:
         return self.name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Category:
+    """One kind of card (suspects, weapons, rooms...): its cards in the file's order."""
+
     id: str
     name: str
     cards: tuple[Card, ...]
@@ -116,6 +119,9 @@ class QuestionRules:
 
 @dataclass(frozen=True)
 class AccusationRules:
+    """How accusations go: how many a player may make, when, who sees the cards of a wrong
+    one, and what becomes of a wrong accuser (each option is described where it is set)."""
+
     limit: int = 1
     wrong: str = "stays-to-refute"
     anywhere: bool = False
@@ -189,8 +195,12 @@ class Assumption:
     why: str = ""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Edition:
+    """One edition of the game as its file describes it: the deck, the deal, the rules of
+    questions, accusations and turns, the dice and board. Build one with
+    :func:`load_edition`; two loads of an unchanged file give the same object."""
+
     id: str
     name: str
     publisher: str
@@ -329,7 +339,7 @@ def check_playable(edition: Edition, players: int) -> None:
                               f"play, not {players}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TextTable:
     """A small table for notebooks: HTML in Jupyter and aligned text as its repr, so that a
     notebook's stored text output stays readable and stable under nbval."""
@@ -505,10 +515,58 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     name = shown(path.name)
+    fail = _failing(name)
+    text = read_text(path, fail)
+    return _parsed_copy(path, text) or parse_toml(text, name, fail)
 
+
+def _failing(name: str) -> Callable[[str], EditionError]:
+    """How a problem with the whole file ``name`` is raised."""
     def fail(problem: str) -> EditionError:
         return EditionError(name, "(file)", problem.removeprefix(f"{name}: "))
-    return parse_toml(read_text(path, fail), name, fail)
+    return fail
+
+
+def _parsed_copy(path: Path, text: str) -> dict[str, Any] | None:
+    """The data of a shipped edition file from its parsed copy (``<id>.json`` beside it,
+    written by :func:`write_parsed_copies`) when the copy was made from exactly ``text``.
+    Python's TOML reader is pure Python and most of the time ``cluedo-lab solve`` spends
+    reading an edition; JSON is read in C. Any other file, or a copy of another text, is
+    read as TOML; either way :func:`_build` checks every field."""
+    if path.parent != _shipped_folder():
+        return None
+    try:
+        parsed = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    made_from_text = isinstance(parsed, dict) and parsed.get("toml") == text
+    data = parsed.get("data") if made_from_text else None
+    return data if isinstance(data, dict) else None
+
+
+def write_parsed_copies(folder: Path | None = None) -> list[Path]:
+    """Write beside each edition file in ``folder`` (the shipped ones by default) its parsed
+    copy, ``{"toml": the file's text, "data": what the TOML reader makes of it}``, and return
+    their paths. ``make parsed-editions`` runs it after an edition file changes; a test
+    checks that every shipped copy is up to date."""
+    written = []
+    for path in sorted((folder or editions_dir()).glob("*.toml")):
+        name = shown(path.name)
+        fail = _failing(name)
+        text = read_text(path, fail)
+        data = parse_toml(text, name, fail)
+        try:
+            carried = json.loads(json.dumps(data)) == data
+        except TypeError:
+            carried = False
+        if not carried:
+            raise fail("holds a value JSON cannot carry (a date or a time)")
+        note = f"Made from {path.name} by `make parsed-editions`: edit that file, not this one."
+        copy = path.with_suffix(".json")
+        copy.write_text(json.dumps({"note": note, "toml": text, "data": data}, indent=1,
+                                   ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(copy)
+    return written
 
 
 _REGISTERED: dict[str, Edition] = {}
@@ -518,9 +576,11 @@ Stamp = tuple[int, int, int]
 """A file's modification time (ns), size and inode: a file edited or replaced has another."""
 
 
-@dataclass(frozen=True)
-class _Loaded:
-    stamps: tuple[tuple[Path, Stamp], ...]   # every file of the ``extends`` chain
+class _Loaded(NamedTuple):
+    """An edition read from a file, with its checked data and the stamp of every file of its
+    ``extends`` chain (read again when one changes)."""
+
+    stamps: tuple[tuple[Path, Stamp], ...]
     data: dict[str, Any]
     edition: Edition
 
@@ -644,10 +704,11 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     if directory is None and ref in _ID_PATHS:
         return _ID_PATHS[ref]                  # a shipped id: its file found once
     path = Path(ref)
-    if path.suffix != ".toml" and not (isinstance(ref, str) and ID_PATTERN.match(ref)):
+    by_id = path.suffix != ".toml"
+    if by_id and not (isinstance(ref, str) and ID_PATTERN.match(ref)):
         raise EditionError(shown(ref), "(file)", "not an edition id, nor the path of an "
                            "edition's .toml file")
-    if path.suffix != ".toml":
+    if by_id:
         folder = directory or editions_dir()
         path = folder / f"{ref}.toml"
         if not path.exists():
@@ -658,7 +719,7 @@ def _resolve(ref: str | Path, directory: Path | None) -> Path:
     except (OSError, RuntimeError):          # a loop of symbolic links
         raise EditionError(shown(path.name), "(file)", "cannot be read (a loop of symbolic "
                            "links)") from None
-    if directory is None and isinstance(ref, str) and ref in shipped_ids():
+    if directory is None and by_id:           # an id of the kit's own folder
         _ID_PATHS[ref] = resolved
     return resolved
 
