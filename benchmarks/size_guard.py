@@ -23,12 +23,13 @@ per unit of work by DP and model) is what ``cluedo_lab/rules/limits.py`` states.
 
 The ``refuter-uniform`` model differs from ``uniform`` only where the record's observer asked
 and was shown a card (the shower's choice is weighed), so a record whose constraints are the
-same under both (every public record) is counted once, under ``uniform``, and listed as the
+same under both (every public record) is counted under ``uniform`` only and listed as the
 same under the other.
 
     python benchmarks/size_guard.py --seeds 3 --jobs 2      # the grid, 108 records
     python benchmarks/size_guard.py --models refuter-uniform --all-seats --seeds 2
     python benchmarks/size_guard.py --cap 20 --decks 6x6x9,8x8x12
+    python benchmarks/size_guard.py --merge a.json b.json    # runs of other seeds, as one
 """
 
 from __future__ import annotations
@@ -98,6 +99,16 @@ def same_under_models(record: dict[str, Any]) -> bool:
     return len({tuple(cons.all_constraints(parsed, model)) for model in cons.MODELS}) == 1
 
 
+def high_water() -> int:
+    """This process's peak resident memory in bytes. Linux's ``VmHWM``, not ``ru_maxrss``:
+    across ``exec`` Linux keeps the larger of the parent's peak and the child's in
+    ``ru_maxrss``, so a child of a parent holding the grid would hide every smaller peak."""
+    for entry in Path("/proc/self/status").read_text().splitlines():
+        if entry.startswith("VmHWM:"):
+            return int(entry.split()[1]) * 1024
+    raise SystemExit("no VmHWM in /proc/self/status: the size guard's benchmark needs Linux")
+
+
 def child(guarded: bool, model: str) -> None:
     """Count the record on stdin under ``model``; print its figures as one JSON line.
     Unguarded, the count runs on the DP the guard would choose (its states limit picks it)
@@ -105,17 +116,16 @@ def child(guarded: bool, model: str) -> None:
     from cluedo_lab.knowledge import constraints as cons
     from cluedo_lab.knowledge.counting import routes
     from cluedo_lab.knowledge.counting.prepared import prepare
-    from cluedo_lab.knowledge.counting.step_dp import Budget
     from cluedo_lab.knowledge.engine import Knowledge
     from cluedo_lab.records import Record
     from cluedo_lab.rules.errors import ProblemTooLarge
-    from cluedo_lab.rules.limits import WORK_PER_MOVE
 
     if not guarded:
-        routes._budget = lambda *args: Budget()
+        limited = routes._budget
+        routes._budget = lambda prep, engine, *limits: limited(prep, engine, None, None)
 
     record = Record.from_dict(json.loads(sys.stdin.read()))
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = high_water()
     start, cpu = time.perf_counter(), time.process_time()
     out: dict[str, Any] = {"model": model}
     try:
@@ -124,13 +134,12 @@ def child(guarded: bool, model: str) -> None:
         solution = k._solution
         out.update(admitted=True, engine=solution.engine, states=solution.states,
                    moves=solution.moves,
-                   work=solution.moves * WORK_PER_MOVE.get(solution.engine, 0))
+                   work=solution.work)
     except ProblemTooLarge as refusal:
         out.update(admitted=False, message=str(refusal))
     out["seconds"] = time.process_time() - cpu
     out["wall_seconds"] = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    out["peak_bytes"] = max(0, peak - before) * 1024
+    out["peak_bytes"] = max(0, high_water() - before)
     prep = prepare(cons.problem(record, cons.all_constraints(record, model)), "envelope")
     if prep is not None and prep.classes and out.get("engine") in ("sweep", "capacity"):
         out["bound"] = routes.state_bound(prep, out["engine"])
@@ -197,10 +206,15 @@ def main() -> None:
                         help="processor seconds per record")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
                                              "size_guard.json"))
+    parser.add_argument("--merge", nargs="+", metavar="RESULTS",
+                        help="combine the result files of runs (of other seeds) into --out")
     args = parser.parse_args()
     models = args.models.split(",")
     if args.child:
         child(args.child == "guarded", models[0])
+        return
+    if args.merge:
+        merge([json.loads(Path(name).read_text()) for name in args.merge], Path(args.out))
         return
     from benchmarks.run import baseline
     from cluedo_lab.knowledge.constraints import MODELS
@@ -213,19 +227,21 @@ def main() -> None:
     seeds = list(range(args.seed, args.seed + args.seeds))
     grid = [entry for seed in seeds
             for entry in records(args.decks.split(","), seed, args.all_seats)]
-    # A record the models agree on is counted once, under the first model.
+    # A record every model constrains alike is counted under uniform only (in this run, or
+    # in the run of uniform it is merged with).
     tasks, same = [], []
     for label, record in grid:
-        agree = len(models) > 1 and same_under_models(record)
-        for i, model in enumerate(models):
-            if agree and i:
-                same.append({"label": label, "model": model, "same_as": models[0]})
+        agree = models != ["uniform"] and same_under_models(record)
+        for model in models:
+            if agree and model != "uniform":
+                same.append({"label": label, "model": model, "same_as": "uniform"})
             else:
                 tasks.append((label, record, model))
     print(f"baseline loop {base * 1000:.1f} ms; {len(grid)} records (seeds {seeds}, "
           f"models {models}: {len(tasks)} counts, {len(same)} the same under every model); "
           f"budget {limits.MAX_COUNT_STATES:,} states, {limits.MAX_COUNT_WORK:,} work "
-          f"(per move {limits.WORK_PER_MOVE}); cap {args.cap:.0f} s a record, "
+          f"(per move {limits.WORK_PER_MOVE}, with fractions "
+          f"{limits.WORK_PER_FRACTION_MOVE}); cap {args.cap:.0f} s a record, "
           f"{args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(measure, label, record, model, args.cap)
@@ -240,9 +256,25 @@ def main() -> None:
         {"baseline_ms": base * 1000, "seeds": seeds, "models": models,
          "all_seats": args.all_seats, "budget": {
              "states": limits.MAX_COUNT_STATES, "work": limits.MAX_COUNT_WORK,
-             "work_per_move": limits.WORK_PER_MOVE}, "cap_seconds": args.cap,
+             "work_per_move": limits.WORK_PER_MOVE,
+             "work_per_fraction_move": limits.WORK_PER_FRACTION_MOVE}, "cap_seconds": args.cap,
          "rows": rows, "same_under_models": same}, indent=1))
     print(f"written to {args.out}")
+
+
+def merge(runs: list[dict[str, Any]], out: Path) -> None:
+    """Write the runs as one result (their rows and seeds together) and report it; the runs
+    must share a budget, or their verdicts do not add up."""
+    if len({json.dumps(run["budget"], sort_keys=True) for run in runs}) > 1:
+        raise SystemExit("the runs were made under different budgets; run them again")
+    merged = {**runs[0], "seeds": sorted(s for run in runs for s in run["seeds"]),
+              "models": sorted({m for run in runs for m in run["models"]}),
+              "baseline_ms": statistics.median(run["baseline_ms"] for run in runs),
+              "rows": [row for run in runs for row in run["rows"]],
+              "same_under_models": [row for run in runs for row in run["same_under_models"]]}
+    report(merged["rows"], merged["baseline_ms"] / 1000)
+    out.write_text(json.dumps(merged, indent=1))
+    print(f"{len(runs)} runs, seeds {merged['seeds']}, written to {out}")
 
 
 def report(rows: list[dict[str, Any]], base: float) -> None:

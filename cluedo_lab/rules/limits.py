@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_PLAYERS", "MAX_CARDS", "MAX_CHOICES", "MAX_DICE", "MAX_SIDES",
            "MAX_ACTION_CARDS", "MAX_EXTENDS", "MAX_COUNT_STATES", "MAX_COUNT_WORK",
-           "WORK_PER_MOVE", "BYTES_PER_STATE", "check_sizes", "choices"]
+           "WORK_PER_MOVE", "WORK_PER_FRACTION_MOVE", "BYTES_PER_STATE", "check_sizes",
+           "choices", "work_per_move"]
 
 MAX_PLAYERS = 12
 """The most players an edition may allow."""
@@ -67,6 +68,21 @@ WORK_PER_MOVE = {"sweep": 1, "capacity": 8}
 processor time here) a capacity-DP move costs 17-27 µs and a sweep move 1.8-4.8 µs (a
 sweep move is one filling of a hand; a capacity move places a class and carries the
 observations still open)."""
+
+WORK_PER_FRACTION_MOVE = {"sweep": 4, "capacity": 20}
+"""The work of one move tried when the weights are fractions (``model="refuter-uniform"``
+weighs the card a player was shown by the shower's chance of choosing it, 1/k): adding
+fractions costs more than adding whole numbers. On the grid's heaviest refuter-uniform seat
+records, each DP forced, a sweep move took 5.7-16.4 µs (1.8-3.3 times a whole-number move
+of the same record) and a capacity move 39-69 µs (2.2-4.2 times); with every weight made a
+fraction, a sweep move took up to 7.6 times as long. These weights put the budget at 1.5
+million sweep moves (9-25 s at the rates measured) or 300,000 capacity moves (12-21 s)."""
+
+
+def work_per_move(engine: str, fractions: bool) -> int:
+    """The work of one move of the DP ``engine``, whose weights are fractions or not."""
+    return (WORK_PER_FRACTION_MOVE if fractions else WORK_PER_MOVE)[engine]
+
 
 MAX_COUNT_WORK = 6_000_000
 """The work a count may do (moves tried x :data:`WORK_PER_MOVE`): 750,000 capacity moves
