@@ -267,8 +267,11 @@ def merge(runs: list[dict[str, Any]], out: Path) -> None:
     must share a budget, or their verdicts do not add up."""
     if len({json.dumps(run["budget"], sort_keys=True) for run in runs}) > 1:
         raise SystemExit("the runs were made under different budgets; run them again")
-    merged = {**runs[0], "seeds": sorted(s for run in runs for s in run["seeds"]),
+    merged = {**runs[0], "seeds": sorted({s for run in runs for s in run["seeds"]}),
               "models": sorted({m for run in runs for m in run["models"]}),
+              "all_seats": [run["all_seats"] for run in runs],
+              "runs": [{key: run[key] for key in ("seeds", "models", "all_seats")}
+                       for run in runs],
               "baseline_ms": statistics.median(run["baseline_ms"] for run in runs),
               "rows": [row for run in runs for row in run["rows"]],
               "same_under_models": [row for run in runs for row in run["same_under_models"]]}
