@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_PLAYERS", "MAX_CARDS", "MAX_CHOICES", "MAX_DICE", "MAX_SIDES",
            "MAX_ACTION_CARDS", "MAX_EXTENDS", "MAX_COUNT_STATES", "MAX_COUNT_WORK",
-           "WORK_PER_MOVE", "BYTES_PER_STATE", "check_sizes", "choices"]
+           "WORK_PER_MOVE", "WORK_PER_FRACTION_MOVE", "BYTES_PER_STATE", "check_sizes",
+           "choices", "work_per_move"]
 
 MAX_PLAYERS = 12
 """The most players an edition may allow."""
@@ -54,26 +55,45 @@ MAX_EXTENDS = 8
 
 BYTES_PER_STATE = 2_500
 """Peak memory of a count over the states it memoised, rounded up (on the grid's capacity-DP
-counts of over 10,000 states a median of 2.2 KB, at most 2.5 KB: the states hold their
-moves; the sweep DP memoises fewer states with more moves each, up to 9 KB a state, but its
-work budget stops it long before its states would fill 1 GB)."""
+counts of over 10,000 states, 39 of them over 8 seeds and both models, a median of 2.1 KB,
+at most 2.5 KB: the states hold their moves; the sweep DP memoises fewer states with more
+moves each, up to 11.6 KB a state, but its work budget stops it long before its states would
+fill 1 GB)."""
 
 MAX_COUNT_STATES = 400_000
 """The states a count may memoise, about 1 GB at the capacity DP's most per state
 (``Knowledge(record, max_states=...)`` changes it; None: no limit, on work either)."""
 
 WORK_PER_MOVE = {"sweep": 1, "capacity": 8}
-"""The work of one move tried, by DP. On the grid (count, card table and envelopes, in
-processor time here) a capacity-DP move costs 17-27 µs and a sweep move 1.8-4.8 µs (a
-sweep move is one filling of a hand; a capacity move places a class and carries the
-observations still open)."""
+"""The work of one move tried, by DP, when the weights are whole numbers (``model="uniform"``).
+On the grid's counts of over a million units of work (count, card table and envelopes, in
+processor time here) a capacity-DP move costs 17-25 µs and a sweep move 1.8-4.0 µs (a sweep
+move is one filling of a hand; a capacity move places a class and carries the observations
+still open)."""
+
+WORK_PER_FRACTION_MOVE = {"sweep": 4, "capacity": 20}
+"""The work of one move tried when the weights are fractions (``model="refuter-uniform"``
+weighs the card a player was shown by the shower's chance of choosing it, 1/k): adding
+fractions costs more than adding whole numbers. On the grid's heaviest refuter-uniform seat
+records, each DP forced, a sweep move took 5.7-16.4 µs (1.8-3.3 times a whole-number move
+of the same record) and a capacity move 39-69 µs (2.2-4.2 times); with every weight made a
+fraction, a sweep move took up to 7.6 times as long. These weights put the budget at 1.5
+million sweep moves (9-25 s at the rates measured) or 300,000 capacity moves (12-21 s)."""
+
+
+def work_per_move(engine: str, fractions: bool) -> int:
+    """The work of one move of the DP ``engine``, whose weights are fractions or not."""
+    return (WORK_PER_FRACTION_MOVE if fractions else WORK_PER_MOVE)[engine]
+
 
 MAX_COUNT_WORK = 6_000_000
-"""The work a count may do (moves tried x :data:`WORK_PER_MOVE`): 750,000 capacity moves
-(13-20 s of processor time here) or 6 million sweep moves (11-29 s), so on the machine the
-grid was run on (``benchmarks/size_guard.py``) nothing that finishes in 10 s is refused and
-nothing admitted takes over 30 s. A slower machine takes longer over the same records and
-refuses the same ones: the budget is counted, not timed."""
+"""The work a count may do (moves tried x :data:`WORK_PER_MOVE`, or
+:data:`WORK_PER_FRACTION_MOVE`): 750,000 whole-number capacity moves (13-19 s of processor
+time here), 6 million sweep moves (11-24 s) or 300,000 fraction capacity moves (16-26 s), so
+on the machine the grid was run on (``benchmarks/size_guard.py``: 8 seeds under uniform, 5
+under refuter-uniform) nothing that finishes in 10 s is refused and nothing admitted takes
+over 30 s. A slower machine takes longer over the same records and refuses the same ones: the
+budget is counted, not timed."""
 
 
 def choices(sizes: list[int], items: int | None = None) -> int:

@@ -190,3 +190,43 @@ def test_the_size_guard_refuses_by_work_counted_not_by_time(engine, monkeypatch)
     message = str(caught.value)
     assert f"({engine} DP)" in message and f"{work - 1:,} units of work" in message
     assert "smaller deck" in message
+
+
+@pytest.mark.parametrize("engine", ["sweep", "capacity"])
+def test_the_size_guard_weighs_a_move_more_when_the_weights_are_fractions(engine):
+    """Under refuter-uniform the card shown to the observer is weighed by the shower's
+    chance of choosing it, so the DP adds fractions: each of its moves counts as
+    WORK_PER_FRACTION_MOVE, and the budget admits exactly that work and refuses one unit
+    less; the same record under uniform adds whole numbers, at WORK_PER_MOVE a move."""
+    from cluedo_lab.knowledge import constraints as cons
+    from cluedo_lab.knowledge.counting import routes
+    from cluedo_lab.knowledge.counting.prepared import prepare
+    from cluedo_lab.rules.limits import WORK_PER_FRACTION_MOVE, WORK_PER_MOVE
+
+    assert WORK_PER_FRACTION_MOVE[engine] > WORK_PER_MOVE[engine]
+    record = Record.from_dict({
+        "edition": "cluedo-classic-1949", "players": list("ABCD"), "observer": "A",
+        "hand": ["Plum", "Rope", "Study", "Hall", "Kitchen"],
+        "events": [{"suggest": ["Green", "Dagger", "Lounge"], "by": "A", "passed": [],
+                    "shown_by": "B", "card": "Green"},
+                   {"suggest": ["White", "Wrench", "Library"], "by": "A", "passed": ["B"],
+                    "shown_by": "C", "card": "Library"}]})
+    for model, per_move in (("uniform", WORK_PER_MOVE), ("refuter-uniform",
+                                                         WORK_PER_FRACTION_MOVE)):
+        problem = cons.problem(record, cons.all_constraints(record, model))
+        prep = prepare(problem, "envelope")
+        assert prep is not None
+        assert routes.weighs_fractions(prep) == (model == "refuter-uniform")
+
+        def count(work, problem=problem):
+            return routes.solve(problem, engine=engine, max_states=10**9, max_work=work,
+                                want_envelope=False)
+
+        free = count(None)
+        assert free.moves > 0 and free.work == free.moves * per_move[engine]
+        assert count(free.work).cell == free.cell
+        with pytest.raises(ProblemTooLarge) as caught:
+            count(free.work - 1)
+        assert f"{per_move[engine]} a move" in str(caught.value)
+        fractions = "as its weights are fractions" in str(caught.value)
+        assert fractions == (model == "refuter-uniform")

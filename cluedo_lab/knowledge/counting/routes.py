@@ -31,7 +31,7 @@ from functools import partial
 from typing import Any, cast
 
 from ...rules.errors import ProblemTooLarge
-from ...rules.limits import BYTES_PER_STATE, MAX_COUNT_STATES, MAX_COUNT_WORK, WORK_PER_MOVE
+from ...rules.limits import BYTES_PER_STATE, MAX_COUNT_STATES, MAX_COUNT_WORK, work_per_move
 from .counter import Counter
 from .listing import list_deals
 from .prepared import Prepared, prepare
@@ -49,8 +49,10 @@ class Solution:
     engine: str = ""
     states: int = 0
     moves: int = 0
-    """The DP that counted, how many states it memoised and the moves it tried from them
-    while counting (for benchmarks and the size guard's calibration)."""
+    work: int = 0
+    """The DP that counted, how many states it memoised, the moves it tried from them while
+    counting and the work the size guard counted for them (for benchmarks and the size
+    guard's calibration)."""
     _later: Callable[[], dict[tuple[str, ...], Weight]] | None = field(
         default=None, repr=False, compare=False)
     _ready: bool = field(default=False, repr=False, compare=False)
@@ -137,6 +139,7 @@ def solve(problem: Problem, envelope: str | None = "envelope",
         # budget is for the count and the table.
         cast(StepDP[Any, Any], counter).budget = None
         solution.moves = budget.moves
+        solution.work = budget.work
     env = prep.env_index
     if solution.total and env is not None and prep.places[env].per_category:
         later = solution._later
@@ -262,11 +265,13 @@ def check_size(prep: Prepared, engine: str, limit: int, switch: bool = True) -> 
 def _budget(prep: Prepared, engine: str, max_states: int | None, max_work: int | None
             ) -> Budget:
     """What the DP may spend: ``max_states`` states (its memory) and ``max_work`` work (its
-    time, in moves weighed by :data:`~cluedo_lab.rules.limits.WORK_PER_MOVE`; ``max_states``
-    None: no limit at all). Past either it stops and refuses, saying what it had spent, what
-    that costs and how to get under it."""
+    time, in moves weighed by :func:`~cluedo_lab.rules.limits.work_per_move`: by DP, and more
+    when the weights are fractions; ``max_states`` None: no limit at all). Past either it
+    stops and refuses, saying what it had spent, what that costs and how to get under it."""
+    fractions = weighs_fractions(prep)
+    cost = work_per_move(engine, fractions)
     if max_states is None:
-        return Budget()
+        return Budget(move_cost=cost)
 
     def refuse(states: int, work: int) -> None:
         megabytes = states * BYTES_PER_STATE / 1e6
@@ -274,11 +279,18 @@ def _budget(prep: Prepared, engine: str, max_states: int | None, max_work: int |
         raise ProblemTooLarge(
             f"counting the deals exactly ({engine} DP) needs more than {max_states:,} states "
             f"(about {max_states * BYTES_PER_STATE / 1e6:,.0f} MB at {BYTES_PER_STATE:,} bytes "
-            f"each){most_work}: it stopped after {work:,} units of work (moves tried, weighed "
-            f"by DP), with {states:,} states memoised (about {megabytes:,.0f} MB); its bound "
+            f"each){most_work}: it stopped after {work:,} units of work (moves tried, "
+            f"{cost} a move{' as its weights are fractions' if fractions else ''}), with "
+            f"{states:,} states memoised (about {megabytes:,.0f} MB); its bound "
             "before counting", state_bound(prep, engine), max_states, ADVICE)
 
-    return Budget(max_states, max_work, refuse, move_cost=WORK_PER_MOVE[engine])
+    return Budget(max_states, max_work, refuse, move_cost=cost)
+
+
+def weighs_fractions(prep: Prepared) -> bool:
+    """Whether the DP adds fractions (a factor weighs some deal by a Fraction, as the
+    refuter-uniform model's do), whose moves cost several times more than whole numbers'."""
+    return any(isinstance(w, Fraction) for _, _, weights in prep.factors for w in weights)
 
 
 def check_envelopes(prep: Prepared, limit: int) -> None:
