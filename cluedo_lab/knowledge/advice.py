@@ -41,12 +41,8 @@ def _mass_and_entropy(weights: list[tuple[int, int]]) -> tuple[int, float]:
     of the distribution proportional to them: log2(total) - Σ w log2(w) / total, as fast as
     floats, and equal multisets of weights give equal floats whatever their order
     (``math.fsum`` rounds once)."""
-    total = 0
-    terms: list[float] = []
-    for w, n in weights:
-        if w:
-            total += w * n
-            terms += [w * math.log2(w)] * n
+    total = sum([w * n for w, n in weights])
+    terms = [w * math.log2(w) for w, n in weights if w for _ in range(n)]
     if len(terms) <= 1:
         return total, 0.0
     return total, max(0.0, math.log2(total) - math.fsum(terms) / total)

@@ -47,8 +47,9 @@ class AnswerCounter:
     no longer changes the answer, so it is counted by the plain DP.
 
     Under that rule a question has few answers, so the walk keeps them as fields of one packed
-    integer, and it depends only on the named cards still free and those known to be in an
-    answerer's hand: questions alike in these share one walk (:meth:`walker`).
+    integer, and from each state on it depends only on the groups the free named cards are in
+    and on how many are known to be in each answerer's hand: every question alike in these
+    shares one walk (:meth:`first_walk`), whatever its cards.
 
     With ``every=True`` (the variant where every player who can shows a card) the walk goes on
     past each shower, with the cards they took no longer free, and an answer is the tuple of
@@ -115,15 +116,14 @@ class AnswerCounter:
         key = (step, sid)
         found = self._ways.get(key)
         if found is None:
-            found = self._ways[key] = sum([weight * rest for _, weight, _, rest
-                                           in self.fillings(step, sid)])
+            found = self._ways[key] = sum([deals for *_, deals in self.fillings(step, sid)])
         return found
 
     def fillings(self, step: int, sid: int) -> list[tuple[int, int, tuple[int, ...], int]]:
         """The ways to fill the place at ``step`` from state ``sid`` that some deal
-        completes, as (next state's number, weight, cards taken from each group, ways to
-        complete after it). They do not depend on the question: computed once, shared by
-        every question."""
+        completes, as (next state's number, weight, cards taken from each group, and the
+        weight times the ways to complete after it). They do not depend on the question:
+        computed once, shared by every question."""
         key = (step, sid)
         found = self._fillings.get(key)
         if found is None:
@@ -132,7 +132,7 @@ class AnswerCounter:
                 number = self.state_id(new)
                 rest = self.ways(step + 1, number)
                 if rest:
-                    found.append((number, cast(int, weight), taken, rest))
+                    found.append((number, cast(int, weight), taken, cast(int, weight) * rest))
             self._fillings[key] = found
         return found
 
@@ -162,12 +162,13 @@ class AnswerCounter:
         """As :meth:`distribution`, every weight a whole number times the denominator
         returned second (Fractions in the inner loop would be ten times slower)."""
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
-        for fields, values, multiplier, keys in self._rows(named, sees_card):
+        for fields, cells in self._rows(named, sees_card):
             for answer, field in fields:
-                if values[field]:
-                    row = joint[answer]
-                    for key in keys:
-                        row[key] = row.get(key, 0) + multiplier * values[field]
+                for multiplier, keys, values in cells:
+                    if values[field]:
+                        row = joint[answer]
+                        for key in keys:
+                            row[key] = row.get(key, 0) + multiplier * values[field]
         return dict(joint), self._denominator(named)
 
     def weights(self, named: Sequence[str], sees_card: bool
@@ -175,12 +176,12 @@ class AnswerCounter:
         """As :meth:`scaled`, each answer's weights without their envelopes, which is all
         the entropy needs: (weight, how many envelopes have it), envelopes alike together."""
         rows: dict[Answer, list[tuple[int, int]]] = defaultdict(list)
-        for fields, values, multiplier, keys in self._rows(named, sees_card):
-            alike = len(keys)
+        for fields, cells in self._rows(named, sees_card):
             for answer, field in fields:
-                value = values[field]
-                if value:
-                    rows[answer].append((multiplier * value, alike))
+                found = [(multiplier * values[field], len(keys))
+                         for multiplier, keys, values in cells if values[field]]
+                if found:
+                    rows[answer] += found
         return dict(rows), self._denominator(named)
 
     def _denominator(self, named: Sequence[str]) -> int:
@@ -189,34 +190,41 @@ class AnswerCounter:
         return _scale(len(named), self.every) * self.common * self.unit
 
     def _rows(self, named: Sequence[str], sees_card: bool
-              ) -> Iterator[tuple[list[tuple[Answer, int]], Sequence[int], int,
-                                  list[tuple[str, ...]]]]:
-        """Per envelope choice and set of named cards its envelopes leave free: each answer
-        with the index of its weight in the values given second, the values, what they are
-        multiplied by and the envelopes, each with that weight for each answer."""
+              ) -> list[tuple[list[tuple[Answer, int]],
+                              list[tuple[int, list[tuple[str, ...]], Sequence[int]]]]]:
+        """The answers' weights in every envelope, in parts: each part lists its answers,
+        each with the index of its weight in the values of every cell of the part, and its
+        cells, each (what the values are multiplied by, the envelopes with those weights,
+        the values)."""
         if self.prep is None:
-            return
+            return []
         fixed = self.prep.fixed
         loose = [c for c in named if c not in fixed]
         if self.every:
             question = _EveryWalk(self, named, sees_card)
-            for multiplier, step, sid, free, group in self._cells(loose):
+            parts: list[tuple[list[tuple[Answer, int]],
+                              list[tuple[int, list[tuple[str, ...]], Sequence[int]]]]] = []
+            for multiplier, step, sid, free, keys in self._cells(loose):
                 shown = question.every_walk(free, 0, step, sid)
-                yield list(zip(shown, itertools.count())), list(shown.values()), multiplier, group
-            return
+                parts.append((list(zip(shown, itertools.count())),
+                              [(multiplier, keys, list(shown.values()))]))
+            return parts
         # Under the first-who-can rule the answers depend only on the groups the free named
         # cards are in and on how many are known to be in each answerer's hand: one walk
-        # serves every question alike in those (:class:`_FirstWalk`).
+        # serves every question alike in those (:class:`_FirstWalk`). The envelopes that
+        # leave the same named cards free name their answers alike: one part.
         held = tuple(sum(1 for c in named if fixed.get(c) == self.index[who])
                      for who in self.answerers)
         walk = self.first_walk(held, sees_card, len(named))
-        names: dict[tuple[str, ...], tuple[list[tuple[Answer, int]], int, tuple[int, ...]]] = {}
-        for multiplier, step, sid, free, group in self._cells(loose):
-            found = names.get(free)
-            if found is None:
-                found = names[free] = (walk.fields(named, free), step,
-                                       walk.signature(free, step))
-            yield found[0], walk.answers(step, sid, found[2]), multiplier, group
+        by_free: dict[tuple[str, ...], list[tuple[int, list[tuple[str, ...]], Sequence[int]]]]
+        by_free = defaultdict(list)
+        signatures: dict[tuple[tuple[str, ...], int], tuple[int, ...]] = {}
+        for multiplier, step, sid, free, keys in self._cells(loose):
+            signature = signatures.get((free, step))
+            if signature is None:
+                signature = signatures[(free, step)] = walk.signature(free, step)
+            by_free[free].append((multiplier, keys, walk.answers(step, sid, signature)))
+        return [(walk.fields(named, free), cells) for free, cells in by_free.items()]
 
     def _cells(self, loose: list[str]
                ) -> Iterator[tuple[int, int, int, tuple[str, ...], list[tuple[str, ...]]]]:
@@ -237,18 +245,22 @@ class AnswerCounter:
 
     def _start_rows(self) -> list[tuple[int, int, int, list[tuple[str, ...]],
                                         list[frozenset[str]], frozenset[int]]]:
-        """Per envelope choice: what its answers are multiplied by, the step and state after
-        it, its envelopes, their cards as sets and the classes they come from (the same for
-        every question)."""
+        """Per state after the envelope (with the weight it stands for): what its answers
+        are multiplied by, the step and state, its envelopes, their cards as sets and the
+        classes they come from (the same for every question). Envelope choices that reach
+        one state with one weight per envelope have the same answers: one row."""
         if self._starts_rows is None:
             assert self.prep is not None   # questions are asked only of a problem with deals
             constant = self.prep.constant
+            merged: dict[tuple[int, int, int], list[tuple[str, ...]]] = defaultdict(list)
+            for weight, step, new, keys in self.starts:
+                multiplier = cast(int, weight * constant) * (self.common // len(keys))
+                merged[(multiplier, step, new)] += keys
             self._starts_rows = [
-                (cast(int, weight * constant) * (self.common // len(keys)), step, new, keys,
-                 [frozenset(key) for key in keys],
+                (multiplier, step, new, keys, [frozenset(key) for key in keys],
                  frozenset(self.class_of[c] for key in keys for c in key
                            if c in self.class_of))
-                for weight, step, new, keys in self.starts]
+                for (multiplier, step, new), keys in merged.items()]
         return self._starts_rows
 
     def first_walk(self, held: tuple[int, ...], sees_card: bool, named: int) -> _FirstWalk:
@@ -470,18 +482,19 @@ class _FirstWalk:
         last = node.last
         shown: dict[Any, int] = {}
         passed: dict[Any, int] = {}
-        for new, weight, taken, rest in counter.fillings(step, sid):
+        scale = self.scale
+        for new, weight, taken, deals in counter.fillings(step, sid):
             taken_named = pick(taken)
             chance = chances.get(taken_named)
             if chance is None:
                 chance = chances[taken_named] = self.outcome(a, signature, left, taken_named)
             if chance[1]:
-                shown[taken_named] = shown.get(taken_named, 0) + weight * rest
+                shown[taken_named] = shown.get(taken_named, 0) + deals
             if not chance[2]:
                 continue
             if last:
                 # After the last answerer passes, nobody shows: the first field.
-                passed[taken_named] = passed.get(taken_named, 0) + weight * rest * self.scale
+                passed[taken_named] = passed.get(taken_named, 0) + deals * scale
                 continue
             later = later_memo.get(new)
             if later is None:
