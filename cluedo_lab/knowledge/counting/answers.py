@@ -480,35 +480,40 @@ class _FirstWalk:
         later_node = self.node(a + 1, step + 1, node.following)
         later_memo = later_node.memo
         last = node.last
-        shown: dict[Any, int] = {}
-        passed: dict[Any, int] = {}
+        # Per take of the named cards' groups (numbered as first met): the deals where it
+        # shows, and the answers after it passes.
+        shown: dict[int, int] = {}
+        passed: dict[int, int] = {}
         scale = self.scale
         for new, weight, taken, deals in counter.fillings(step, sid):
-            taken_named = pick(taken)
-            chance = chances.get(taken_named)
+            chance = chances.get(pick(taken))
             if chance is None:
-                chance = chances[taken_named] = self.outcome(a, signature, left, taken_named)
-            if chance[1]:
-                shown[taken_named] = shown.get(taken_named, 0) + deals
-            if not chance[2]:
+                chance = chances[pick(taken)] = (len(chances),
+                                                 *self.outcome(a, signature, left, pick(taken)))
+            number, _, shows, passes = chance
+            if shows:
+                shown[number] = shown.get(number, 0) + deals
+            if not passes:
                 continue
             if last:
                 # After the last answerer passes, nobody shows: the first field.
-                passed[taken_named] = passed.get(taken_named, 0) + deals * scale
+                passed[number] = passed.get(number, 0) + deals * scale
                 continue
             later = later_memo.get(new)
             if later is None:
                 later = self.walk(a + 1, step + 1, new, node.following)
-            passed[taken_named] = passed.get(taken_named, 0) + weight * later
+            passed[number] = passed.get(number, 0) + weight * later
         # A move's weight counts the ways to pick the cards of the named cards' groups, so
         # it is a multiple of the denominator.
         total = 0
-        for taken_named, ways in shown.items():
-            denominator, shows, _ = chances[taken_named]
-            total += ways // denominator * shows
-        for taken_named, ways in passed.items():
-            denominator, _, passes = chances[taken_named]
-            total += ways // denominator * passes
+        if shown or passed:
+            by_number = list(chances.values())
+            for number, ways in shown.items():
+                _, denominator, shows, _ = by_number[number]
+                total += ways // denominator * shows
+            for number, ways in passed.items():
+                _, denominator, _, passes = by_number[number]
+                total += ways // denominator * passes
         memo[sid] = total
         return total
 
@@ -521,7 +526,7 @@ class _Node(NamedTuple):
 
     memo: dict[int, int]
     pick: Callable[[tuple[int, ...]], Any]
-    chances: dict[Any, dict[Any, tuple[int, int, int]]]
+    chances: dict[Any, dict[Any, tuple[int, int, int, int]]]
     following: tuple[int, ...]
     known_hand: bool
     last: bool
