@@ -36,14 +36,16 @@ def entropy(distribution: Iterable[Fraction]) -> float:
     return 0.0 - math.fsum(float(p) * math.log2(p) for p in distribution if p)
 
 
-def _entropy_of_counts(weights: list[int], total: int) -> float:
-    """Entropy in bits of the distribution proportional to whole ``weights`` summing to
-    ``total``: log2(total) - Σ w log2(w) / total, as fast as floats, and equal multisets of
-    weights give equal floats whatever their order (``math.fsum`` rounds once)."""
-    if sum(1 for w in weights if w) <= 1:
-        return 0.0
-    spread = math.fsum([w * math.log2(w) for w in weights if w])
-    return max(0.0, math.log2(total) - spread / total)
+def _mass_and_entropy(weights: list[tuple[int, int]]) -> tuple[int, float]:
+    """The sum of whole weights given as (weight, how many times), and the entropy in bits
+    of the distribution proportional to them: log2(total) - Σ w log2(w) / total, as fast as
+    floats, and equal multisets of weights give equal floats whatever their order
+    (``math.fsum`` rounds once)."""
+    total = sum([w * n for w, n in weights])
+    terms = [w * math.log2(w) for w, n in weights if w for _ in range(n)]
+    if len(terms) <= 1:
+        return total, 0.0
+    return total, max(0.0, math.log2(total) - math.fsum(terms) / total)
 
 
 @dataclass(frozen=True)
@@ -188,11 +190,10 @@ class _Advisor:
         outcomes = []
         terms = []
         for answer, envelopes in joint.items():
-            mass = sum(envelopes)
+            mass, after = _mass_and_entropy(envelopes)
             if not mass:
                 continue
             p = Fraction(mass) / (self.total * scale)
-            after = _entropy_of_counts(envelopes, mass)
             terms.append(float(p) * after)
             if not answer:
                 outcomes.append(Outcome(order, None, None, p, after))

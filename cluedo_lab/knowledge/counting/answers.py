@@ -17,7 +17,7 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from .prepared import prepare
 from .problem import Factor, Problem, Weight, exact
@@ -47,8 +47,9 @@ class AnswerCounter:
     no longer changes the answer, so it is counted by the plain DP.
 
     Under that rule a question has few answers, so the walk keeps them as fields of one packed
-    integer, and it depends only on the named cards still free and those known to be in an
-    answerer's hand: questions alike in these share one walk (:meth:`walker`).
+    integer, and from each state on it depends only on the groups the free named cards are in
+    and on how many are known to be in each answerer's hand: every question alike in these
+    shares one walk (:meth:`first_walk`), whatever its cards.
 
     With ``every=True`` (the variant where every player who can shows a card) the walk goes on
     past each shower, with the cards they took no longer free, and an answer is the tuple of
@@ -60,7 +61,7 @@ class AnswerCounter:
         self.answerers = tuple(answerers)
         self.every = every
         self._starts_rows: list[tuple[int, int, int, list[tuple[str, ...]],
-                                      list[frozenset[str]]]] | None = None
+                                      list[frozenset[str]], frozenset[int]]] | None = None
         # Whole numbers throughout: each factor's weights are scaled to integers. Every deal
         # meets every factor once, so all weights grow by one constant, ``unit``, which the
         # denominator of :meth:`scaled` divides out again.
@@ -82,7 +83,7 @@ class AnswerCounter:
                                  list[tuple[int, int, tuple[int, ...], int]]] = {}
             self._ways: dict[tuple[int, int], int] = {}
             self._getters: dict[tuple[int, ...], Callable[[tuple[int, ...]], Any]] = {}
-            self._walkers: dict[tuple[tuple[str, ...], bool, int], _Question] = {}
+            self._walkers: dict[tuple[tuple[int, ...], bool, int], _FirstWalk] = {}
             # With the envelope first, its first step's groups are the classes themselves.
             choices: list[tuple[dict[int, int], Weight, int, tuple[int, ...]]]
             if prep.order and prep.order[0] == prep.env_index:
@@ -115,15 +116,14 @@ class AnswerCounter:
         key = (step, sid)
         found = self._ways.get(key)
         if found is None:
-            found = self._ways[key] = sum([weight * rest for _, weight, _, rest
-                                           in self.fillings(step, sid)])
+            found = self._ways[key] = sum([deals for *_, deals in self.fillings(step, sid)])
         return found
 
     def fillings(self, step: int, sid: int) -> list[tuple[int, int, tuple[int, ...], int]]:
         """The ways to fill the place at ``step`` from state ``sid`` that some deal
-        completes, as (next state's number, weight, cards taken from each group, ways to
-        complete after it). They do not depend on the question: computed once, shared by
-        every question."""
+        completes, as (next state's number, weight, cards taken from each group, and the
+        weight times the ways to complete after it). They do not depend on the question:
+        computed once, shared by every question."""
         key = (step, sid)
         found = self._fillings.get(key)
         if found is None:
@@ -132,7 +132,7 @@ class AnswerCounter:
                 number = self.state_id(new)
                 rest = self.ways(step + 1, number)
                 if rest:
-                    found.append((number, cast(int, weight), taken, rest))
+                    found.append((number, cast(int, weight), taken, cast(int, weight) * rest))
             self._fillings[key] = found
         return found
 
@@ -162,19 +162,26 @@ class AnswerCounter:
         """As :meth:`distribution`, every weight a whole number times the denominator
         returned second (Fractions in the inner loop would be ten times slower)."""
         joint: dict[Answer, dict[tuple[str, ...], int]] = defaultdict(dict)
-        for answer, keys, value in self._rows(named, sees_card):
-            row = joint[answer]
-            for key in keys:
-                row[key] = row.get(key, 0) + value
+        for fields, cells in self._rows(named, sees_card):
+            for answer, field in fields:
+                for multiplier, keys, values in cells:
+                    if values[field]:
+                        row = joint[answer]
+                        for key in keys:
+                            row[key] = row.get(key, 0) + multiplier * values[field]
         return dict(joint), self._denominator(named)
 
     def weights(self, named: Sequence[str], sees_card: bool
-                ) -> tuple[dict[Answer, list[int]], int]:
-        """As :meth:`scaled`, each answer's weights without their envelopes (one per
-        envelope, which is all the entropy needs): envelopes alike share one weight."""
-        rows: dict[Answer, list[int]] = defaultdict(list)
-        for answer, keys, value in self._rows(named, sees_card):
-            rows[answer] += [value] * len(keys)
+                ) -> tuple[dict[Answer, list[tuple[int, int]]], int]:
+        """As :meth:`scaled`, each answer's weights without their envelopes, which is all
+        the entropy needs: (weight, how many envelopes have it), envelopes alike together."""
+        rows: dict[Answer, list[tuple[int, int]]] = defaultdict(list)
+        for fields, cells in self._rows(named, sees_card):
+            for answer, field in fields:
+                found = [(multiplier * values[field], len(keys))
+                         for multiplier, keys, values in cells if values[field]]
+                if found:
+                    rows[answer] += found
         return dict(rows), self._denominator(named)
 
     def _denominator(self, named: Sequence[str]) -> int:
@@ -183,100 +190,369 @@ class AnswerCounter:
         return _scale(len(named), self.every) * self.common * self.unit
 
     def _rows(self, named: Sequence[str], sees_card: bool
-              ) -> Iterator[tuple[Answer, list[tuple[str, ...]], int]]:
-        """(answer, envelopes, weight in each) for every answer with weight: each envelope
-        appears once per answer."""
+              ) -> list[tuple[list[tuple[Answer, int]],
+                              list[tuple[int, list[tuple[str, ...]], Sequence[int]]]]]:
+        """The answers' weights in every envelope, in parts: each part lists its answers,
+        each with the index of its weight in the values of every cell of the part, and its
+        cells, each (what the values are multiplied by, the envelopes with those weights,
+        the values)."""
         if self.prep is None:
-            return
-        question = _Question(self, named, sees_card)
-        # Under the first-who-can rule the answers depend only on the named cards still free
-        # and those known to be in an answerer's hand (a card in your own hand or in the
-        # envelope plays no part): the walk is shared by every question alike in these.
-        held = tuple(card for who in self.answerers
-                     for card in question.fixed_named.get(self.index[who], ()))
-        loose = question.loose
-        walkers: dict[tuple[str, ...], tuple[tuple[str, ...], _Question]] = {}
-        for multiplier, step, new, keys, insides in self._start_rows():
-            # Envelopes that leave the same named cards free have the same answers.
-            alike: dict[tuple[str, ...], list[tuple[str, ...]]]
-            if len(keys) == 1:
-                alike = {tuple([c for c in loose if c not in insides[0]]): keys}
-            else:
-                alike = defaultdict(list)
-                for key, inside in zip(keys, insides, strict=True):
-                    alike[tuple([c for c in loose if c not in inside])].append(key)
+            return []
+        fixed = self.prep.fixed
+        loose = [c for c in named if c not in fixed]
+        if self.every:
+            question = _EveryWalk(self, named, sees_card)
+            parts: list[tuple[list[tuple[Answer, int]],
+                              list[tuple[int, list[tuple[str, ...]], Sequence[int]]]]] = []
+            for multiplier, step, sid, free, keys in self._cells(loose):
+                shown = question.every_walk(free, 0, step, sid)
+                parts.append((list(zip(shown, itertools.count())),
+                              [(multiplier, keys, list(shown.values()))]))
+            return parts
+        # Under the first-who-can rule the answers depend only on the groups the free named
+        # cards are in and on how many are known to be in each answerer's hand: one walk
+        # serves every question alike in those (:class:`_FirstWalk`). The envelopes that
+        # leave the same named cards free name their answers alike: one part.
+        held = tuple(sum(1 for c in named if fixed.get(c) == self.index[who])
+                     for who in self.answerers)
+        walk = self.first_walk(held, sees_card, len(named))
+        by_free: dict[tuple[str, ...], list[tuple[int, list[tuple[str, ...]], Sequence[int]]]]
+        by_free = defaultdict(list)
+        signatures: dict[tuple[tuple[str, ...], int], tuple[int, ...]] = {}
+        for multiplier, step, sid, free, keys in self._cells(loose):
+            signature = signatures.get((free, step))
+            if signature is None:
+                signature = signatures[(free, step)] = walk.signature(free, step)
+            by_free[free].append((multiplier, keys, walk.answers(step, sid, signature)))
+        return [(walk.fields(named, free), cells) for free, cells in by_free.items()]
+
+    def _cells(self, loose: list[str]
+               ) -> Iterator[tuple[int, int, int, tuple[str, ...], list[tuple[str, ...]]]]:
+        """Per envelope choice and set of the ``loose`` named cards left free by its
+        envelopes: what its answers are multiplied by, the step and state after it, the free
+        cards and the envelopes that leave them free."""
+        classes = {self.class_of[c] for c in loose}
+        everyone = tuple(loose)
+        for multiplier, step, sid, keys, insides, chosen in self._start_rows():
+            if classes.isdisjoint(chosen):
+                yield multiplier, step, sid, everyone, keys
+                continue
+            alike: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
+            for key, inside in zip(keys, insides, strict=True):
+                alike[tuple([c for c in loose if c not in inside])].append(key)
             for free, group in alike.items():
-                answers: Mapping[Answer, int]
-                if self.every:
-                    answers = cast(Mapping[Answer, int], question.every_walk(free, 0, step, new))
-                else:
-                    found = walkers.get(free)
-                    if found is None:
-                        ordered = tuple(sorted(free))
-                        found = walkers[free] = (ordered, self.walker(ordered + held, sees_card,
-                                                                      question.scale))
-                    answers = found[1].answers(found[0], step, new)
-                for answer, value in answers.items():
-                    if value:
-                        yield answer, group, multiplier * value
+                yield multiplier, step, sid, free, group
 
     def _start_rows(self) -> list[tuple[int, int, int, list[tuple[str, ...]],
-                                        list[frozenset[str]]]]:
-        """Per envelope choice: what its answers are multiplied by, the step and state after
-        it, its envelopes and their cards as sets (the same for every question)."""
+                                        list[frozenset[str]], frozenset[int]]]:
+        """Per state after the envelope (with the weight it stands for): what its answers
+        are multiplied by, the step and state, its envelopes, their cards as sets and the
+        classes they come from (the same for every question). Envelope choices that reach
+        one state with one weight per envelope have the same answers: one row."""
         if self._starts_rows is None:
             assert self.prep is not None   # questions are asked only of a problem with deals
             constant = self.prep.constant
+            merged: dict[tuple[int, int, int], list[tuple[str, ...]]] = defaultdict(list)
+            for weight, step, new, keys in self.starts:
+                multiplier = cast(int, weight * constant) * (self.common // len(keys))
+                merged[(multiplier, step, new)] += keys
             self._starts_rows = [
-                (cast(int, weight * constant) * (self.common // len(keys)), step, new, keys,
-                 [frozenset(key) for key in keys])
-                for weight, step, new, keys in self.starts]
+                (multiplier, step, new, keys, [frozenset(key) for key in keys],
+                 frozenset(self.class_of[c] for key in keys for c in key
+                           if c in self.class_of))
+                for (multiplier, step, new), keys in merged.items()]
         return self._starts_rows
 
-    def walker(self, cards: tuple[str, ...], sees_card: bool, scale: int) -> _Question:
-        """The walk shared by the questions whose named cards that matter are ``cards``."""
-        key = (tuple(sorted(cards)), sees_card, scale)
+    def first_walk(self, held: tuple[int, ...], sees_card: bool, named: int) -> _FirstWalk:
+        """The first-who-can walk shared by the questions of ``named`` cards with ``held``
+        of them known in each answerer's hand."""
+        key = (held, sees_card, named)
         found = self._walkers.get(key)
         if found is None:
-            found = self._walkers[key] = _Question(self, key[0], sees_card, scale)
+            found = self._walkers[key] = _FirstWalk(self, held, sees_card, named)
         return found
 
 
-class _Question:
-    """One question's walk over an :class:`AnswerCounter`'s fillings: the answers from each
-    state on, memoised, given which named cards are still free (not yet in a hand or the
-    envelope). Weights are whole numbers times ``scale``, so that splitting a shown card's
+class _FirstWalk:
+    """The first-who-can answers from each state on, shared by every question with the
+    same number of named cards, as many known in each answerer's hand, and the same view
+    (whether the asker sees the card shown).
+
+    Why questions share it: from answerer ``a`` on, the walk depends on the named cards
+    still free only through the groups of ``a``'s step they are in (the members of a group
+    are interchangeable for everything still to come), so it is keyed by that *signature*,
+    the sorted groups of the free named cards. For the same reason every free named card
+    of one group is shown by a later answerer with the same weight: the answers are packed
+    per answerer as one field per group of the signature at that answerer's step (its
+    *slot*), one for the cards known in their hand and one for nobody, and a question
+    renames the slots back to its own cards (:meth:`fields`). A later answerer's slots
+    depend only on the signature at ``a``, so the answers of every walk that reaches a
+    state can be added up as they are.
+
+    Weights are whole numbers times ``scale`` (the lcm of 1..named), so that splitting a
+    shown card's weight among the k cards held stays exact."""
+
+    def __init__(self, counter: AnswerCounter, held: tuple[int, ...], sees_card: bool,
+                 named: int):
+        # The counter keeps its walks: a weak reference back leaves no cycle, so reference
+        # counting frees both when the advisor goes.
+        self._counter = weakref.ref(counter)
+        self.held = held
+        self.sees_card = sees_card
+        self.scale = _scale(named, False)
+        # Per answerer: a field per slot (at most one per named card) and one for their
+        # known cards when the asker sees the card, else one field; field 0 is nobody.
+        self.block = named + 1 if sees_card else 1
+        self.known = named
+        self.width = (self.scale * counter.ways(0, counter.state_id(counter.dp.start))
+                      ).bit_length() + 1
+        self.mask = (1 << self.width) - 1
+        self.fields_count = 1 + len(counter.answerers) * self.block
+        self.nodes: dict[tuple[int, tuple[int, ...]], _Node] = {}
+        self.unpacked: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
+        self._signatures: dict[tuple[tuple[str, ...], int], tuple[int, ...]] = {}
+        self._regrouped: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        self._slots: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    @property
+    def counter(self) -> AnswerCounter:
+        counter = self._counter()
+        assert counter is not None, "a walk is used only while its counter lives"
+        return counter
+
+    def field(self, a: int, slot: int) -> int:
+        """The field of answerer ``a`` showing a card of ``slot`` (``self.known`` for a
+        card known in their hand; 0 when the asker does not see the card)."""
+        return 1 + a * self.block + (slot if self.sees_card else 0)
+
+    def signature(self, free: tuple[str, ...], step: int) -> tuple[int, ...]:
+        """The groups of ``step`` the ``free`` named cards are in, sorted."""
+        key = (free, step)
+        found = self._signatures.get(key)
+        if found is None:
+            counter = self.counter
+            group_of = counter.dp.group_of[step]
+            found = self._signatures[key] = tuple(sorted(group_of[counter.class_of[c]]
+                                                         for c in free))
+        return found
+
+    def regrouped(self, step: int, signature: tuple[int, ...]) -> tuple[int, ...]:
+        """The signature at the next step of one at ``step``."""
+        key = (step, signature)
+        found = self._regrouped.get(key)
+        if found is None:
+            following = self.counter.dp.next_group[step]
+            found = self._regrouped[key] = tuple(sorted(following[g] for g in signature))
+        return found
+
+    def slots(self, signature: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The distinct groups of a signature and how many named cards are in each."""
+        found = self._slots.get(signature)
+        if found is None:
+            groups = tuple(sorted(set(signature)))
+            found = self._slots[signature] = (groups, tuple(signature.count(g)
+                                                            for g in groups))
+        return found
+
+    def fields(self, named: Sequence[str], free: tuple[str, ...]) -> list[tuple[Answer, int]]:
+        """Each answer of the question of ``named`` cards whose ``free`` ones are free after
+        the envelope, with its field in the packed answers."""
+        counter = self.counter
+        fixed = counter.prep.fixed if counter.prep is not None else {}
+        out: list[tuple[Answer, int]] = [(None, 0)]
+        for a, who in enumerate(counter.answerers):
+            place = counter.index[who]
+            step = counter.step_of.get(place)
+            if not self.sees_card:
+                out.append(((who,), self.field(a, 0)))
+                continue
+            groups = self.slots(self.signature(free, step))[0] if step is not None else ()
+            for card in named:
+                if fixed.get(card) == place:
+                    out.append(((who, card), self.field(a, self.known)))
+                elif card in free and step is not None:
+                    group = counter.dp.group_of[step][counter.class_of[card]]
+                    out.append(((who, card), self.field(a, groups.index(group))))
+        return out
+
+    def answers(self, step: int, sid: int, signature: tuple[int, ...]) -> list[int]:
+        """Every field of the answers from state ``sid`` at ``step`` (after the envelope),
+        unpacked once for every question that reaches it."""
+        key = (step, sid, signature)
+        found = self.unpacked.get(key)
+        if found is None:
+            packed = self.walk(0, step, sid, signature)
+            mask, width = self.mask, self.width
+            found = self.unpacked[key] = [(packed >> (i * width)) & mask
+                                          for i in range(self.fields_count)]
+        return found
+
+    def outcome(self, a: int, signature: tuple[int, ...], left: tuple[int, ...] | int,
+                taken: tuple[int, ...] | int) -> tuple[int, int, int]:
+        """Answerer ``a`` takes ``taken`` of the ``left`` cards of each group the free named
+        cards are in: the chances (numerators over the denominator returned first) that they
+        show, as packed answers per deal, and that they pass. Of the m named cards of a group
+        a hand taking t of its r cards takes j given ones in C(m, j) C(r - m, t - j) of the
+        C(r, t) ways; one given card among them in C(m - 1, j - 1) C(r - m, t - j)."""
+        if isinstance(left, int):
+            left, taken = (left,), (cast(int, taken),)
+        assert isinstance(taken, tuple)
+        comb = math.comb
+        counts = self.slots(signature)[1]
+        known = self.held[a]
+        scale = self.scale
+        shift = self.width
+        denominator = math.prod(comb(r, t) for r, t in zip(left, taken, strict=True))
+        shows = passes = 0
+        for js in itertools.product(*(range(min(m, t) + 1)
+                                      for m, t in zip(counts, taken, strict=True))):
+            others = math.prod(comb(r - m, t - j)
+                               for r, m, t, j in zip(left, counts, taken, js, strict=True))
+            if not others:
+                continue
+            shown = known + sum(js)
+            if not shown:
+                passes += others
+                continue
+            picks = [comb(m, j) for m, j in zip(counts, js, strict=True)]
+            if not self.sees_card:
+                shows += others * math.prod(picks) * scale << (self.field(a, 0) * shift)
+                continue
+            share = scale // shown
+            for slot, (m, j) in enumerate(zip(counts, js, strict=True)):
+                if j:
+                    ways = comb(m - 1, j - 1) * math.prod(picks[:slot] + picks[slot + 1:])
+                    shows += others * ways * share << (self.field(a, slot) * shift)
+            if known:
+                shows += others * math.prod(picks) * share << (self.field(a, self.known)
+                                                                * shift)
+        return denominator, shows, passes
+
+    def node(self, a: int, step: int, signature: tuple[int, ...]) -> _Node:
+        """What the walk needs at answerer ``a`` (at ``step``) for free named cards in the
+        groups ``signature``, the same from every state."""
+        key = (a, signature)
+        found = self.nodes.get(key)
+        if found is None:
+            counter = self.counter
+            answerers = counter.answerers
+            known_hand = (a < len(answerers)
+                          and counter.step_of.get(counter.index[answerers[a]]) != step)
+            following = (signature if a == len(answerers) or known_hand
+                         else self.regrouped(step, signature))
+            found = self.nodes[key] = _Node(
+                {}, counter.taken_from(self.slots(signature)[0]), {}, following,
+                known_hand, a + 1 == len(answerers))
+        return found
+
+    def walk(self, a: int, step: int, sid: int, signature: tuple[int, ...]) -> int:
+        """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed, from
+        state number ``sid`` with the free named cards in the groups ``signature``."""
+        node = self.node(a, step, signature)
+        memo = node.memo
+        found = memo.get(sid)
+        if found is not None:
+            return found
+        counter = self.counter
+        if a == len(counter.answerers):
+            total = memo[sid] = counter.ways(step, sid) * self.scale
+            return total
+        known = self.held[a]
+        if node.known_hand:
+            # This answerer's hand is already known: they show or pass for certain.
+            if not known:
+                total = memo[sid] = self.walk(a + 1, step, sid, signature)
+            elif self.sees_card:
+                total = memo[sid] = (counter.ways(step, sid) * (self.scale // known)
+                                     << (self.field(a, self.known) * self.width))
+            else:
+                total = memo[sid] = (counter.ways(step, sid) * self.scale
+                                     << (self.field(a, 0) * self.width))
+            return total
+        # Each move's chances depend only on how many cards it takes from the groups the
+        # named cards are in: the moves alike in that are added up before their chances
+        # multiply them.
+        pick = node.pick
+        left = pick(counter.states[sid])
+        chances = node.chances.get(left)
+        if chances is None:
+            chances = node.chances[left] = {}
+        later_node = self.node(a + 1, step + 1, node.following)
+        later_memo = later_node.memo
+        last = node.last
+        # Per take of the named cards' groups (numbered as first met): the deals where it
+        # shows, and the answers after it passes.
+        shown: dict[int, int] = {}
+        passed: dict[int, int] = {}
+        scale = self.scale
+        for new, weight, taken, deals in counter.fillings(step, sid):
+            chance = chances.get(pick(taken))
+            if chance is None:
+                chance = chances[pick(taken)] = (len(chances),
+                                                 *self.outcome(a, signature, left, pick(taken)))
+            number, _, shows, passes = chance
+            if shows:
+                shown[number] = shown.get(number, 0) + deals
+            if not passes:
+                continue
+            if last:
+                # After the last answerer passes, nobody shows: the first field.
+                passed[number] = passed.get(number, 0) + deals * scale
+                continue
+            later = later_memo.get(new)
+            if later is None:
+                later = self.walk(a + 1, step + 1, new, node.following)
+            passed[number] = passed.get(number, 0) + weight * later
+        # A move's weight counts the ways to pick the cards of the named cards' groups, so
+        # it is a multiple of the denominator.
+        total = 0
+        if shown or passed:
+            by_number = list(chances.values())
+            for number, ways in shown.items():
+                _, denominator, shows, _ = by_number[number]
+                total += ways // denominator * shows
+            for number, ways in passed.items():
+                _, denominator, _, passes = by_number[number]
+                total += ways // denominator * passes
+        memo[sid] = total
+        return total
+
+
+class _Node(NamedTuple):
+    """A :class:`_FirstWalk` at one answerer for one signature: its answers by state
+    number, the getter of the cards a move takes from the signature's groups, the chances
+    of each such take (by the cards left in those groups), the signature at the next step,
+    whether this answerer's hand is already known, and whether they are the last asked."""
+
+    memo: dict[int, int]
+    pick: Callable[[tuple[int, ...]], Any]
+    chances: dict[Any, dict[Any, tuple[int, int, int, int]]]
+    following: tuple[int, ...]
+    known_hand: bool
+    last: bool
+
+
+class _EveryWalk:
+    """One question's walk over an :class:`AnswerCounter`'s fillings where every player who
+    can shows a card: the answers from each state on, memoised, given which named cards are
+    still free (not yet in a hand or the envelope); they change as showers take them.
+    Weights are whole numbers times ``scale`` (named!), so that splitting a shown card's
     weight among the k cards held stays exact."""
 
-    def __init__(self, counter: AnswerCounter, named: Sequence[str], sees_card: bool,
-                 scale: int | None = None):
+    def __init__(self, counter: AnswerCounter, named: Sequence[str], sees_card: bool):
         prep = counter.prep
         assert prep is not None   # questions are asked only of a problem with deals
-        # The counter keeps its walks (:meth:`AnswerCounter.walker`): a weak reference back
-        # leaves no cycle, so reference counting frees both when the advisor goes.
         self._counter = weakref.ref(counter)
-        start = counter.state_id(counter.dp.start)
         self.sees_card = sees_card
         self.fixed_named: dict[int, list[str]] = defaultdict(list)
         for card in named:
             if card in prep.fixed:
                 self.fixed_named[prep.fixed[card]].append(card)
-        self.loose = [c for c in named if c not in prep.fixed]
-        self.scale = scale or _scale(len(named), counter.every)
+        self.scale = _scale(len(named), True)
         self.memo: dict[tuple[str, ...], list[dict[int, Any]]] = {}
-        self.outcomes: dict[tuple[Any, ...], dict[Any, tuple[int, int, int]]] = {}
-        self.unpacked: dict[tuple[Any, ...], dict[Answer, int]] = {}
         self.split_memo: dict[tuple[Any, ...], tuple[list[tuple[list[str], int]], int]] = {}
         self._named_at: dict[tuple[tuple[str, ...], int],
                              tuple[tuple[int, ...], tuple[list[str], ...]]] = {}
-        # First-who-can answers are few: each is a field of one packed integer, wide enough
-        # for the whole count, so adding up answers over moves is one integer operation.
-        answers: list[Answer] = [None]
-        for who in counter.answerers:
-            answers += [(who, card) for card in named] if sees_card else [(who,)]
-        width = (self.scale * counter.ways(0, start)).bit_length() + 1
-        self.shift = {answer: i * width for i, answer in enumerate(answers)}
-        self.mask = (1 << width) - 1
 
     @property
     def counter(self) -> AnswerCounter:
@@ -322,103 +598,12 @@ class _Question:
             found = self.split_memo[key] = (options, denominator)
         return found
 
-    def unit(self, who: str, held: list[str]) -> int:
-        """The packed answers of one deal in which ``who`` shows one of ``held``, each
-        with an equal share."""
-        if not self.sees_card:
-            return self.scale << self.shift[(who,)]
-        share = self.scale // len(held)
-        return sum(share << self.shift[(who, card)] for card in held)
-
-    def outcome(self, free: tuple[str, ...], a: int, step: int, left: tuple[int, ...] | int,
-                taken: tuple[int, ...] | int) -> tuple[int, int, int]:
-        """Answerer ``a`` takes ``taken`` of the ``left`` cards of each group the free named
-        cards are in: the chances (numerators over the denominator returned first) that they
-        show, as packed answers per deal, and that they pass."""
-        who = self.counter.answerers[a]
-        here = self.fixed_named[self.counter.index[who]]
-        options, denominator = self.splits(free, step, left, taken)
-        shows = passes = 0
-        for cards, numerator in options:
-            if here or cards:
-                shows += numerator * self.unit(who, here + cards)
-            else:
-                passes += numerator
-        return denominator, shows, passes
-
-    def unpack(self, packed: int) -> dict[Answer, int]:
-        return {answer: (packed >> shift) & self.mask for answer, shift in self.shift.items()}
-
-    def answers(self, free: tuple[str, ...], step: int, sid: int) -> dict[Answer, int]:
-        """The first-who-can answers with any weight from state ``sid``, unpacked once for
-        every question that shares this walk."""
-        key = (free, sid)
-        found = self.unpacked.get(key)
-        if found is None:
-            packed = self.first_walk(free, 0, step, sid)
-            found = self.unpacked[key] = {answer: value for answer, value
-                                          in self.unpack(packed).items() if value}
-        return found
-
     def memos(self, free: tuple[str, ...]) -> list[dict[int, Any]]:
         """One memo per answerer (and one for after the last), for these free cards."""
         found = self.memo.get(free)
         if found is None:
             found = self.memo[free] = [{} for _ in range(len(self.counter.answerers) + 1)]
         return found
-
-    def first_walk(self, free: tuple[str, ...], a: int, step: int, sid: int) -> int:
-        """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed, from
-        state number ``sid``."""
-        memos = self.memos(free)
-        memo = memos[a]
-        found: int | None = memo.get(sid)
-        if found is not None:
-            return found
-        counter = self.counter
-        state = counter.states[sid]
-        if a == len(counter.answerers):
-            total = memo[sid] = counter.ways(step, sid) * self.scale
-            return total
-        who = counter.answerers[a]
-        here = self.fixed_named[counter.index[who]]
-        if counter.step_of.get(counter.index[who]) != step:
-            # This answerer's hand is already known: they show or pass for certain.
-            total = memo[sid] = (counter.ways(step, sid) * self.unit(who, here) if here
-                                 else self.first_walk(free, a + 1, step, sid))
-            return total
-        # Each move's chances depend only on how many cards it takes from the groups the
-        # named cards are in.
-        pick = counter.taken_from(self.named_at(free, step)[0])
-        left = pick(state)
-        chances = self.outcomes.get((free, a, left))
-        if chances is None:
-            chances = self.outcomes[(free, a, left)] = {}
-        later_memo = memos[a + 1]
-        # After the last answerer passes, nobody shows: the deals count in the first field.
-        last = a + 1 == len(counter.answerers)
-        scale = self.scale
-        total = 0
-        for new, weight, taken, rest in counter.fillings(step, sid):
-            taken_named = pick(taken)
-            chance = chances.get(taken_named)
-            if chance is None:
-                chance = chances[taken_named] = self.outcome(free, a, step, left,
-                                                             taken_named)
-            denominator, shows, passes = chance
-            # A move's weight counts the ways to pick the cards of the named cards' groups,
-            # so it is a multiple of the denominator.
-            if shows:
-                total += weight * rest // denominator * shows
-            if passes and last:
-                total += weight * rest // denominator * passes * scale
-            elif passes:
-                later = later_memo.get(new)
-                if later is None:
-                    later = self.first_walk(free, a + 1, step + 1, new)
-                total += weight // denominator * passes * later
-        memo[sid] = total
-        return total
 
     def every_walk(self, free: tuple[str, ...], a: int, step: int, sid: int
                    ) -> dict[Shown, int]:
