@@ -758,6 +758,9 @@ def test_the_app_fits_a_classroom_screen(screen, voila, refused, edition, player
             assert right is not None and right["x"] + right["width"] <= CLASSROOM, \
                 box.inner_text()
         SCREENS.mkdir(parents=True, exist_ok=True)
+        # The pointer stays where New game was clicked: once the page scrolls, it would rest
+        # on a notepad cell and the screenshot would show that cell's hover shadow.
+        page.mouse.move(0, 0)
         page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=str(SCREENS / f"app_{edition}_{players}.png"))
         # The play fits the screen's height: scrolled to the table, the action buttons, the
