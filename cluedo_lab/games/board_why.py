@@ -8,25 +8,15 @@ returns the first reason it meets."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from ..rules.board import walk_of
 from .board_actions import cached, make, moves
 from .board_state import BoardState
 from .game import Action
 
-__all__ = ["KINDS", "PHASES", "ARGS", "BoardRules"]
-
-ARGS: dict[str, frozenset[str]] = {
-    "roll": frozenset(), "passage": frozenset({"to"}), "stay": frozenset(),
-    "move": frozenset({"to"}), "suggest": frozenset({"cards"}), "show": frozenset({"card"}),
-    "pass": frozenset(), "clue": frozenset({"player"}), "reveal": frozenset({"card"}),
-    "accuse": frozenset({"cards"}), "check": frozenset({"player", "card"}),
-    "end": frozenset()}
-"""Each kind of action in the board game and the arguments it takes."""
-
-KINDS = tuple(ARGS)
-"""Every kind of action in the board game."""
+__all__ = ["KINDS", "PHASES", "BoardRules"]
 
 PHASES: dict[str, tuple[str, ...]] = {
     "start": ("roll", "passage", "stay", "accuse", "check"),
@@ -46,6 +36,14 @@ _WAITING = {"refute": "{who} must first show a card of the suggestion",
 
 class BoardRules(BoardState):
     """The legality half of :class:`BoardGame`: its legal actions and its refusals."""
+
+    ARGS: ClassVar[Mapping[str, frozenset[str]]] = {
+        "roll": frozenset(), "passage": frozenset({"to"}), "stay": frozenset(),
+        "move": frozenset({"to"}), "suggest": frozenset({"cards"}), "show": frozenset({"card"}),
+        "pass": frozenset(), "clue": frozenset({"player"}), "reveal": frozenset({"card"}),
+        "accuse": frozenset({"cards"}), "check": frozenset({"player", "card"}),
+        "end": frozenset()}
+    """Each kind of action in the board game and the arguments it takes."""
 
     # -- the legal actions -------------------------------------------------------------------
     def _kinds_now(self) -> Sequence[str]:
@@ -87,7 +85,7 @@ class BoardRules(BoardState):
         return [make(kind, seat)]
 
     # -- the rules ---------------------------------------------------------------------------
-    def _wrong_phase(self, kind: str, who: str) -> str:
+    def _wrong_moment(self, kind: str, who: str) -> str:
         """Why ``kind`` is not allowed in this phase of the turn."""
         phase = self.phase
         if phase in _WAITING:
@@ -229,19 +227,12 @@ class BoardRules(BoardState):
         n = len(self.names)
         if not 0 <= action.seat < n:
             return f"there is no seat {action.seat} (seats 0-{n - 1})"
-        if action.kind not in ARGS:
+        if action.kind not in self.ARGS:
             return f"no action {action.kind!r} in the board game; kinds: {', '.join(KINDS)}"
         who = self.names[action.seat]
         if action.seat != self.current:
             return self._not_your_move(action.seat, who)
-        extra = sorted({k for k, _ in action.args} - ARGS[action.kind])
-        if extra:
-            takes = ", ".join(sorted(ARGS[action.kind])) or "nothing"
-            return f"{action.kind} takes {takes}, not {', '.join(extra)}"
-        if action.kind not in PHASES[self.phase]:
-            return self._wrong_phase(action.kind, who)
-        return (self._kind_refusal(action.kind, action.seat) or self._refusal(action)
-                or super().why_illegal(action))
+        return self._rule_refusal(action, who) or super().why_illegal(action)
 
     def _not_your_move(self, seat: int, who: str) -> str:
         current = self.names[self._acting]
@@ -348,3 +339,7 @@ class BoardRules(BoardState):
         if not passed:
             return f"{player} never passed on a suggestion naming {card!r}"
         return f"{who}'s own record does not show {player} holding {card!r}"
+
+
+KINDS = tuple(BoardRules.ARGS)
+"""Every kind of action in the board game."""

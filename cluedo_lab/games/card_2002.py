@@ -588,7 +588,7 @@ class CardGame2002(CardGame):
             return self._why_play(action, seat, who)
         return super()._refusal(action)
 
-    def _wrong_stage(self, kind: str, who: str) -> str:
+    def _wrong_moment(self, kind: str, who: str) -> str:
         if self.stage == "show":
             return (f"{who} must first choose which card to show "
                     f"{self.names[self._waiting['by']]}")

@@ -283,7 +283,7 @@ class CardGame2018(CardGame):
                    "accuse too"
         return None
 
-    def _wrong_stage(self, kind: str, who: str) -> str:
+    def _wrong_moment(self, kind: str, who: str) -> str:
         return {"show": f"nobody is waiting for {who} to show a card",
                 "decline": "nobody is accusing, so there is nothing to decline",
                 "ask": (f"{who} must show a card first" if self.stage == "show"

@@ -119,8 +119,6 @@ class CardGame(Game):
     turn: int
     _cache: _LegalCache
     OPTIONS: ClassVar[frozenset[str]] = frozenset()
-    ARGS: ClassVar[dict[str, frozenset[str]]] = {}
-    """Each action kind and the arguments it may take."""
 
     def __init__(self, edition: Edition | str, players: int | Sequence[str], seed: int = 0,
                  **options: Any):
@@ -260,7 +258,7 @@ class CardGame(Game):
             return self._valid_accusation(action.get("cards"))
         return None
 
-    def _wrong_stage(self, kind: str, who: str) -> str:
+    def _wrong_moment(self, kind: str, who: str) -> str:
         """Why ``kind`` is not allowed at this stage of the turn."""
         return f"{kind} is not allowed now; allowed: {', '.join(self.STAGES[self.stage])}"
 
@@ -304,14 +302,7 @@ class CardGame(Game):
         if action.kind not in self.ARGS:
             return (f"no action {action.kind!r} in {self.edition.name}; kinds: "
                     + ", ".join(self.ARGS))
-        extra = sorted({k for k, _ in action.args} - self.ARGS[action.kind])
-        if extra:
-            takes = ", ".join(sorted(self.ARGS[action.kind])) or "nothing"
-            return f"{action.kind} takes {takes}, not {', '.join(extra)}"
-        if action.kind not in self.STAGES[self.stage]:
-            return self._wrong_stage(action.kind, who)
-        return (self._kind_refusal(action.kind, action.seat) or self._refusal(action)
-                or super().why_illegal(action))
+        return self._rule_refusal(action, who) or super().why_illegal(action)
 
     def _not_your_move(self, seat: int, who: str) -> str:
         return f"it is {self.names[self._acting]}'s move, not {who}'s"

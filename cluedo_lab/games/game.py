@@ -148,7 +148,10 @@ class Game(ABC):
     # whether the seat may take one of a kind now (:meth:`_kind_refusal`), every action of a
     # kind in a well-formed shape (:meth:`_candidates`) and why one of them is refused
     # (:meth:`_refusal`). The legal actions are the candidates that pass; a family's
-    # ``why_illegal`` gives the first reason on the same path.
+    # ``why_illegal`` gives the first reason on the same path (:meth:`_rule_refusal`).
+    ARGS: ClassVar[Mapping[str, frozenset[str]]] = {}
+    """Each kind of action and the arguments it takes."""
+
     def _kinds_now(self) -> Sequence[str]:
         """The kinds of action this moment of the turn allows, in the order they are listed."""
         raise NotImplementedError
@@ -183,6 +186,23 @@ class Game(ABC):
         """The candidates of ``kind`` for ``seat`` whose arguments pass now (a family may
         keep those whose refusal reads only the deck)."""
         return tuple(a for a in self._candidates(kind, seat) if self._refusal(a) is None)
+
+    def _wrong_moment(self, kind: str, who: str) -> str:
+        """Why ``kind`` (a kind of the game) is not allowed at this moment of the turn."""
+        raise NotImplementedError
+
+    def _rule_refusal(self, action: Action, who: str) -> str | None:
+        """The first rule ``action`` (a kind of the game, by the seat to act) breaks, on the
+        path :meth:`_legal` takes: arguments its kind does not take, a kind this moment does
+        not allow, a seat that may not take the kind now, arguments refused now."""
+        takes = self.ARGS[action.kind]
+        extra = sorted({k for k, _ in action.args} - takes)
+        if extra:
+            return f"{action.kind} takes {', '.join(sorted(takes)) or 'nothing'}, " \
+                   f"not {', '.join(extra)}"
+        if action.kind not in self._kinds_now():
+            return self._wrong_moment(action.kind, who)
+        return self._kind_refusal(action.kind, action.seat) or self._refusal(action)
 
     @property
     def _acting(self) -> int:
