@@ -42,7 +42,10 @@ def _mass_and_entropy(weights: list[tuple[int, int]]) -> tuple[int, float]:
     floats, and equal multisets of weights give equal floats whatever their order
     (``math.fsum`` rounds once)."""
     total = sum([w * n for w, n in weights])
-    terms = [w * math.log2(w) for w, n in weights if w for _ in range(n)]
+    terms: list[float] = []
+    for w, n in weights:
+        if w:
+            terms += [w * math.log2(w)] * n     # one logarithm for the n alike
     if len(terms) <= 1:
         return total, 0.0
     return total, max(0.0, math.log2(total) - math.fsum(terms) / total)

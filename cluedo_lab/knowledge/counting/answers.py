@@ -218,11 +218,8 @@ class AnswerCounter:
         walk = self.first_walk(held, sees_card, len(named))
         by_free: dict[tuple[str, ...], list[tuple[int, list[tuple[str, ...]], Sequence[int]]]]
         by_free = defaultdict(list)
-        signatures: dict[tuple[tuple[str, ...], int], tuple[int, ...]] = {}
         for multiplier, step, sid, free, keys in self._cells(loose):
-            signature = signatures.get((free, step))
-            if signature is None:
-                signature = signatures[(free, step)] = walk.signature(free, step)
+            signature = walk.signature(free, step)
             by_free[free].append((multiplier, keys, walk.answers(step, sid, signature)))
         return [(walk.fields(named, free), cells) for free, cells in by_free.items()]
 
@@ -486,10 +483,11 @@ class _FirstWalk:
         passed: dict[int, int] = {}
         scale = self.scale
         for new, weight, taken, deals in counter.fillings(step, sid):
-            chance = chances.get(pick(taken))
+            took = pick(taken)
+            chance = chances.get(took)
             if chance is None:
-                chance = chances[pick(taken)] = (len(chances),
-                                                 *self.outcome(a, signature, left, pick(taken)))
+                chance = chances[took] = (len(chances),
+                                          *self.outcome(a, signature, left, took))
             number, _, shows, passes = chance
             if shows:
                 shown[number] = shown.get(number, 0) + deals
