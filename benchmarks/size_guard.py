@@ -30,6 +30,15 @@ same under the other.
     python benchmarks/size_guard.py --models refuter-uniform --all-seats --seeds 2
     python benchmarks/size_guard.py --cap 20 --decks 6x6x9,8x8x12
     python benchmarks/size_guard.py --merge a.json b.json    # runs of other seeds, as one
+
+The weights of a move (``WORK_PER_MOVE``, ``WORK_PER_FRACTION_MOVE``) come from counts with one
+DP forced and no guard, under both models, so that each record's fraction moves are timed
+against its own whole-number moves:
+
+    python benchmarks/size_guard.py --force-dp sweep --models uniform,refuter-uniform \\
+        --all-seats --seeds 2 --out sweep.json
+    python benchmarks/size_guard.py --force-dp capacity --models uniform,refuter-uniform \\
+        --all-seats --seeds 2 --out capacity.json
 """
 
 from __future__ import annotations
@@ -109,10 +118,10 @@ def high_water() -> int:
     raise SystemExit("no VmHWM in /proc/self/status: the size guard's benchmark needs Linux")
 
 
-def child(guarded: bool, model: str) -> None:
+def child(guarded: bool, model: str, forced: str | None = None) -> None:
     """Count the record on stdin under ``model``; print its figures as one JSON line.
     Unguarded, the count runs on the DP the guard would choose (its states limit picks it)
-    with no budget."""
+    with no budget; ``forced`` names the DP that counts every record instead."""
     from cluedo_lab.knowledge import constraints as cons
     from cluedo_lab.knowledge.counting import routes
     from cluedo_lab.knowledge.counting.prepared import prepare
@@ -123,6 +132,9 @@ def child(guarded: bool, model: str) -> None:
     if not guarded:
         limited = routes._budget
         routes._budget = lambda prep, engine, *limits: limited(prep, engine, None, None)
+    if forced is not None:
+        routes.choose_engine = lambda prep: forced
+        routes.check_size = lambda prep, engine, limit, switch=True: engine
 
     record = Record.from_dict(json.loads(sys.stdin.read()))
     before = high_water()
@@ -146,13 +158,13 @@ def child(guarded: bool, model: str) -> None:
     print(json.dumps(out))
 
 
-def run_child(record: dict[str, Any], guarded: bool, cap: float, model: str
-              ) -> dict[str, Any]:
+def run_child(record: dict[str, Any], guarded: bool, cap: float, model: str,
+              forced: str | None = None) -> dict[str, Any]:
     """The figures of a child process counting ``record`` under ``model``, stopped after
     ``cap`` seconds of processor time (the wall clock is allowed ten times as much, for a
     busy machine)."""
     command = [sys.executable, __file__, "--child", "guarded" if guarded else "free",
-               "--models", model]
+               "--models", model] + (["--force-dp", forced] if forced else [])
 
     def limit_cpu() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(cap), math.ceil(cap) + 5))
@@ -168,8 +180,14 @@ def run_child(record: dict[str, Any], guarded: bool, cap: float, model: str
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def measure(label: str, record: dict[str, Any], model: str, cap: float) -> dict[str, Any]:
-    """One row: ``record`` counted under the guard, and again without it if refused."""
+def measure(label: str, record: dict[str, Any], model: str, cap: float,
+            forced: str | None = None) -> dict[str, Any]:
+    """One row: ``record`` counted under the guard, and again without it if refused; with
+    a ``forced`` DP, only without the guard (on that DP)."""
+    if forced is not None:
+        free = run_child(record, False, cap, model, forced)
+        return {"label": label, "model": model, "forced": forced, "guarded": free,
+                "free": free}
     guarded = run_child(record, True, cap, model)
     free = guarded if guarded.get("admitted") else run_child(record, False, cap, model)
     return {"label": label, "model": model, "guarded": guarded, "free": free}
@@ -178,7 +196,8 @@ def measure(label: str, record: dict[str, Any], model: str, cap: float) -> dict[
 def line(row: dict[str, Any], base: float) -> str:
     """One row as the run prints it."""
     guarded, free = row["guarded"], row["free"]
-    verdict = ("admitted" if guarded.get("admitted") else
+    verdict = (f"{row['forced']} DP forced, no guard" if "forced" in row else
+               "admitted" if guarded.get("admitted") else
                "refused" if "message" in guarded else
                "TIMED OUT under the guard" if guarded.get("timeout") else "error")
     cost = ("over the cap" if free.get("timeout") else
@@ -206,12 +225,15 @@ def main() -> None:
                         help="processor seconds per record")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
                                              "size_guard.json"))
+    parser.add_argument("--force-dp", choices=("sweep", "capacity"),
+                        help="count every record on this DP, without the guard (to time "
+                             "a move of each DP under each model)")
     parser.add_argument("--merge", nargs="+", metavar="RESULTS",
                         help="combine the result files of runs (of other seeds) into --out")
     args = parser.parse_args()
     models = args.models.split(",")
     if args.child:
-        child(args.child == "guarded", models[0])
+        child(args.child == "guarded", models[0], args.force_dp)
         return
     if args.merge:
         merge([json.loads(Path(name).read_text()) for name in args.merge], Path(args.out))
@@ -244,17 +266,20 @@ def main() -> None:
           f"{limits.WORK_PER_FRACTION_MOVE}); cap {args.cap:.0f} s a record, "
           f"{args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(measure, label, record, model, args.cap)
+        futures = [pool.submit(measure, label, record, model, args.cap, args.force_dp)
                    for label, record, model in tasks]
         rows = []
         for future in futures:
             rows.append(future.result())
             print(line(rows[-1], base), flush=True)
-    report(rows, base)
+    if args.force_dp:
+        move_costs(rows, args.force_dp)
+    else:
+        report(rows, base)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(
         {"baseline_ms": base * 1000, "seeds": seeds, "models": models,
-         "all_seats": args.all_seats, "budget": {
+         "all_seats": args.all_seats, "forced_dp": args.force_dp, "budget": {
              "states": limits.MAX_COUNT_STATES, "work": limits.MAX_COUNT_WORK,
              "work_per_move": limits.WORK_PER_MOVE,
              "work_per_fraction_move": limits.WORK_PER_FRACTION_MOVE}, "cap_seconds": args.cap,
@@ -326,6 +351,35 @@ def report(rows: list[dict[str, Any]], base: float) -> None:
                       f"of work: processor µs per unit median "
                       f"{statistics.median(per_work):.1f}, least {min(per_work):.1f}, most "
                       f"{max(per_work):.1f} (baseline loop {base * 1000:.0f} ms)")
+
+
+def move_costs(rows: list[dict[str, Any]], engine: str, least: int = 100_000) -> None:
+    """What one move of ``engine`` costs, by model, over the counts of at least ``least``
+    moves; and for each record counted under both models, its fraction moves (the
+    refuter-uniform model weighs a shown card by 1/k) against its own whole-number moves:
+    the ratio ``WORK_PER_FRACTION_MOVE`` to ``WORK_PER_MOVE`` should cover."""
+    def per_move(row: dict[str, Any]) -> float | None:
+        free = row["free"]
+        if free.get("engine") != engine or free.get("moves", 0) < least:
+            return None
+        return float(free["seconds"]) / free["moves"] * 1e6
+
+    for model in sorted({r["model"] for r in rows}):
+        costs = [c for r in rows if r["model"] == model and (c := per_move(r)) is not None]
+        if costs:
+            print(f"{model}, {engine} DP forced, {len(costs)} counts of at least {least:,} "
+                  f"moves: processor µs per move median {statistics.median(costs):.1f}, "
+                  f"least {min(costs):.1f}, most {max(costs):.1f}")
+    whole = {r["label"]: c for r in rows if r["model"] == "uniform"
+             and (c := per_move(r)) is not None}
+    ratios = [c / whole[r["label"]] for r in rows if r["model"] == "refuter-uniform"
+              and r["label"] in whole and (c := per_move(r)) is not None]
+    if ratios:
+        from cluedo_lab.rules.limits import WORK_PER_FRACTION_MOVE, WORK_PER_MOVE
+        weighed = WORK_PER_FRACTION_MOVE[engine] / WORK_PER_MOVE[engine]
+        print(f"a fraction move over the same record's whole-number move ({engine} DP, "
+              f"{len(ratios)} records): median {statistics.median(ratios):.1f}x, least "
+              f"{min(ratios):.1f}x, most {max(ratios):.1f}x; the weights say {weighed:.1f}x")
 
 
 if __name__ == "__main__":

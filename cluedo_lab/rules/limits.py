@@ -75,10 +75,11 @@ WORK_PER_FRACTION_MOVE = {"sweep": 4, "capacity": 20}
 """The work of one move tried when the weights are fractions (``model="refuter-uniform"``
 weighs the card a player was shown by the shower's chance of choosing it, 1/k): adding
 fractions costs more than adding whole numbers. On the grid's heaviest refuter-uniform seat
-records, each DP forced, a sweep move took 5.7-16.4 µs (1.8-3.3 times a whole-number move
-of the same record) and a capacity move 39-69 µs (2.2-4.2 times); with every weight made a
-fraction, a sweep move took up to 7.6 times as long. These weights put the budget at 1.5
-million sweep moves (9-25 s at the rates measured) or 300,000 capacity moves (12-21 s)."""
+records, each DP forced (``benchmarks/size_guard.py --force-dp``), a sweep move took
+5.7-16.4 µs (1.8-3.3 times a whole-number move of the same record) and a capacity move 39-69
+µs (2.2-4.2 times); with every weight made a fraction, a sweep move took up to 7.6 times as
+long. These weights put the budget at 1.5 million sweep moves (9-25 s at the rates measured)
+or 300,000 capacity moves (12-21 s)."""
 
 
 def work_per_move(engine: str, fractions: bool) -> int:
