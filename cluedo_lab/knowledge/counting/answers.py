@@ -172,14 +172,15 @@ class AnswerCounter:
         return dict(joint), self._denominator(named)
 
     def weights(self, named: Sequence[str], sees_card: bool
-                ) -> tuple[dict[Answer, list[tuple[int, int]]], int]:
+                ) -> tuple[dict[Answer, list[int]], int]:
         """As :meth:`scaled`, each answer's weights without their envelopes, which is all
-        the entropy needs: (weight, how many envelopes have it), envelopes alike together."""
-        rows: dict[Answer, list[tuple[int, int]]] = defaultdict(list)
+        the entropy needs: the weight of every envelope where the answer can be heard, in
+        no particular order."""
+        rows: dict[Answer, list[int]] = defaultdict(list)
         for fields, cells in self._rows(named, sees_card):
             for answer, field in fields:
-                found = [(multiplier * values[field], len(keys))
-                         for multiplier, keys, values in cells if values[field]]
+                found = [multiplier * values[field] for multiplier, keys, values in cells
+                         if values[field] for _ in keys]
                 if found:
                     rows[answer] += found
         return dict(rows), self._denominator(named)
