@@ -18,6 +18,7 @@ import contextlib
 import gc
 import itertools
 import math
+import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,18 +37,15 @@ def entropy(distribution: Iterable[Fraction]) -> float:
     return 0.0 - math.fsum(float(p) * math.log2(p) for p in distribution if p)
 
 
-def _mass_and_entropy(weights: list[tuple[int, int]]) -> tuple[int, float]:
-    """The sum of whole weights given as (weight, how many times), and the entropy in bits
-    of the distribution proportional to them: log2(total) - Σ w log2(w) / total, as fast as
-    floats, and equal multisets of weights give equal floats whatever their order
-    (``math.fsum`` rounds once)."""
-    total = sum([w * n for w, n in weights])
-    terms: list[float] = []
-    for w, n in weights:
-        if w:
-            terms += [w * math.log2(w)] * n     # one logarithm for the n alike
-    if len(terms) <= 1:
+def _mass_and_entropy(weights: list[int]) -> tuple[int, float]:
+    """The sum of positive whole weights, and the entropy in bits of the distribution
+    proportional to them: log2(total) - Σ w log2(w) / total, as fast as floats (each step
+    over the weights at C speed), and equal multisets of weights give equal floats whatever
+    their order (``math.fsum`` rounds once)."""
+    total = sum(weights)
+    if len(weights) <= 1:
         return total, 0.0
+    terms = map(operator.mul, weights, map(math.log2, weights))
     return total, max(0.0, math.log2(total) - math.fsum(terms) / total)
 
 

@@ -13,7 +13,13 @@ from gamegen import edition_path, random_record
 from oracle import brute_force
 
 from cluedo_lab.knowledge import constraints as cons
-from cluedo_lab.knowledge.advice import entropy, information_gain, legal_questions, rank_questions
+from cluedo_lab.knowledge.advice import (
+    _mass_and_entropy,
+    entropy,
+    information_gain,
+    legal_questions,
+    rank_questions,
+)
 from cluedo_lab.knowledge.counting.answers import AnswerCounter
 from cluedo_lab.knowledge.engine import Knowledge
 from cluedo_lab.records import Record
@@ -177,6 +183,25 @@ def test_answer_counter_matches_every_deal(deck, players, seed, observer, model)
                 flat = {(a, e): Fraction(w) for a, row in got.items()
                         for e, w in row.items() if w}
                 assert flat == {key: w for key, w in want.items() if w}, (events, named, mode)
+                # What the entropy reads: every envelope's weight once, as scaled has them.
+                weights, denominator = counter.weights(named, sees)
+                scaled, same = counter.scaled(named, sees)
+                assert denominator == same
+                assert {a: sorted(ws) for a, ws in weights.items()} == {
+                    a: sorted(w for w in row.values() if w) for a, row in scaled.items()
+                    if any(row.values())}, (events, named, mode)
+
+
+def test_entropy_of_whole_weights_is_the_entropy_and_ignores_their_order():
+    rng = random.Random(5)
+    for size in (1, 2, 3, 10, 200):
+        weights = [rng.choice((1, 2, 3, 7, 10**12, 3**40)) for _ in range(size)]
+        total, bits = _mass_and_entropy(weights)
+        assert total == sum(weights)
+        assert math.isclose(bits, entropy(Fraction(w, total) for w in weights), abs_tol=1e-9)
+        for _ in range(5):
+            rng.shuffle(weights)
+            assert _mass_and_entropy(weights) == (total, bits)
 
 
 @pytest.mark.parametrize("answer", ["first-who-can", "every-who-can"])

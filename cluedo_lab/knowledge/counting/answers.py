@@ -17,7 +17,7 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from .prepared import prepare
 from .problem import Factor, Problem, Weight, exact
@@ -172,14 +172,15 @@ class AnswerCounter:
         return dict(joint), self._denominator(named)
 
     def weights(self, named: Sequence[str], sees_card: bool
-                ) -> tuple[dict[Answer, list[tuple[int, int]]], int]:
+                ) -> tuple[dict[Answer, list[int]], int]:
         """As :meth:`scaled`, each answer's weights without their envelopes, which is all
-        the entropy needs: (weight, how many envelopes have it), envelopes alike together."""
-        rows: dict[Answer, list[tuple[int, int]]] = defaultdict(list)
+        the entropy needs: the weight of every envelope where the answer can be heard, in
+        no particular order."""
+        rows: dict[Answer, list[int]] = defaultdict(list)
         for fields, cells in self._rows(named, sees_card):
             for answer, field in fields:
-                found = [(multiplier * values[field], len(keys))
-                         for multiplier, keys, values in cells if values[field]]
+                found = [multiplier * values[field] for multiplier, keys, values in cells
+                         if values[field] for _ in keys]
                 if found:
                     rows[answer] += found
         return dict(rows), self._denominator(named)
@@ -306,6 +307,8 @@ class _FirstWalk:
         self.mask = (1 << self.width) - 1
         self.fields_count = 1 + len(counter.answerers) * self.block
         self.nodes: dict[tuple[int, tuple[int, ...]], _Node] = {}
+        self._chances: dict[tuple[int, tuple[int, ...]],
+                            dict[Any, dict[Any, tuple[int, int, int]]]] = {}
         self.unpacked: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
         self._signatures: dict[tuple[tuple[str, ...], int], tuple[int, ...]] = {}
         self._regrouped: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -433,101 +436,111 @@ class _FirstWalk:
         if found is None:
             counter = self.counter
             answerers = counter.answerers
-            known_hand = (a < len(answerers)
-                          and counter.step_of.get(counter.index[answerers[a]]) != step)
-            following = (signature if a == len(answerers) or known_hand
-                         else self.regrouped(step, signature))
-            found = self.nodes[key] = _Node(
-                {}, counter.taken_from(self.slots(signature)[0]), {}, following,
-                known_hand, a + 1 == len(answerers))
+            if a == len(answerers):
+                found = _Node(a, step, signature, counter.taken_from(()), None, False, False)
+            else:
+                known_hand = counter.step_of.get(counter.index[answerers[a]]) != step
+                later = (self.node(a + 1, step, signature) if known_hand else
+                         self.node(a + 1, step + 1, self.regrouped(step, signature)))
+                groups, counts = self.slots(signature)
+                found = _Node(a, step, signature, counter.taken_from(groups), later, known_hand,
+                              a + 1 == len(answerers))
+                # A take's chances depend on the signature only through how many named
+                # cards are in each of its groups: the signatures alike in that share them.
+                found.chances = self._chances.setdefault((a, counts), {})
+            self.nodes[key] = found
         return found
 
     def walk(self, a: int, step: int, sid: int, signature: tuple[int, ...]) -> int:
         """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed, from
         state number ``sid`` with the free named cards in the groups ``signature``."""
         node = self.node(a, step, signature)
-        memo = node.memo
-        found = memo.get(sid)
-        if found is not None:
-            return found
+        found = node.memo.get(sid)
+        return self._value(node, sid) if found is None else found
+
+    def _value(self, node: _Node, sid: int) -> int:
+        """:meth:`walk` from a state not yet in the node's memo."""
         counter = self.counter
-        if a == len(counter.answerers):
-            total = memo[sid] = counter.ways(step, sid) * self.scale
+        step = node.step
+        later = node.later
+        if later is None:
+            total = node.memo[sid] = counter.ways(step, sid) * self.scale
             return total
-        known = self.held[a]
         if node.known_hand:
-            # This answerer's hand is already known: they show or pass for certain.
-            if not known:
-                total = memo[sid] = self.walk(a + 1, step, sid, signature)
-            elif self.sees_card:
-                total = memo[sid] = (counter.ways(step, sid) * (self.scale // known)
-                                     << (self.field(a, self.known) * self.width))
-            else:
-                total = memo[sid] = (counter.ways(step, sid) * self.scale
-                                     << (self.field(a, 0) * self.width))
+            total = node.memo[sid] = self._known_hand(node, sid)
             return total
         # Each move's chances depend only on how many cards it takes from the groups the
-        # named cards are in: the moves alike in that are added up before their chances
-        # multiply them.
+        # named cards are in (its *take*), and come as whole numbers over a denominator
+        # that divides the move's weight (which counts the ways to pick those cards).
         pick = node.pick
         left = pick(counter.states[sid])
         chances = node.chances.get(left)
         if chances is None:
             chances = node.chances[left] = {}
-        later_node = self.node(a + 1, step + 1, node.following)
-        later_memo = later_node.memo
-        last = node.last
-        # Per take of the named cards' groups (numbered as first met): the deals where it
-        # shows, and the answers after it passes.
-        shown: dict[int, int] = {}
-        passed: dict[int, int] = {}
-        scale = self.scale
+        later_memo = later.memo
+        total = 0
         for new, weight, taken, deals in counter.fillings(step, sid):
             took = pick(taken)
             chance = chances.get(took)
             if chance is None:
-                chance = chances[took] = (len(chances),
-                                          *self.outcome(a, signature, left, took))
-            number, _, shows, passes = chance
+                chance = chances[took] = self.chance(node, left, took)
+            denominator, shows, passes = chance
             if shows:
-                shown[number] = shown.get(number, 0) + deals
-            if not passes:
-                continue
-            if last:
-                # After the last answerer passes, nobody shows: the first field.
-                passed[number] = passed.get(number, 0) + deals * scale
-                continue
-            later = later_memo.get(new)
-            if later is None:
-                later = self.walk(a + 1, step + 1, new, node.following)
-            passed[number] = passed.get(number, 0) + weight * later
-        # A move's weight counts the ways to pick the cards of the named cards' groups, so
-        # it is a multiple of the denominator.
-        total = 0
-        if shown or passed:
-            by_number = list(chances.values())
-            for number, ways in shown.items():
-                _, denominator, shows, _ = by_number[number]
-                total += ways // denominator * shows
-            for number, ways in passed.items():
-                _, denominator, _, passes = by_number[number]
-                total += ways // denominator * passes
-        memo[sid] = total
+                total += deals // denominator * shows
+            if passes:
+                after = later_memo.get(new)
+                if after is None:
+                    after = self._value(later, new)
+                total += weight // denominator * passes * after
+        node.memo[sid] = total
         return total
 
+    def _known_hand(self, node: _Node, sid: int) -> int:
+        """:meth:`walk` at an answerer whose hand is already known: they show or pass for
+        certain."""
+        counter = self.counter
+        a, step = node.a, node.step
+        known = self.held[a]
+        if not known:
+            return self.walk(a + 1, step, sid, node.signature)
+        if self.sees_card:
+            return (counter.ways(step, sid) * (self.scale // known)
+                    << (self.field(a, self.known) * self.width))
+        return counter.ways(step, sid) * self.scale << (self.field(a, 0) * self.width)
 
-class _Node(NamedTuple):
-    """A :class:`_FirstWalk` at one answerer for one signature: its answers by state
-    number, the getter of the cards a move takes from the signature's groups, the chances
-    of each such take (by the cards left in those groups), the signature at the next step,
-    whether this answerer's hand is already known, and whether they are the last asked."""
+    def chance(self, node: _Node, left: tuple[int, ...] | int, took: tuple[int, ...] | int
+               ) -> tuple[int, int, int]:
+        """:meth:`outcome` at ``node``. When the last answerer passes nobody shows (the
+        first field, so the deals times ``scale``): added to what they show, nothing is
+        left to walk."""
+        denominator, shows, passes = self.outcome(node.a, node.signature, left, took)
+        if node.last:
+            return denominator, shows + passes * self.scale, 0
+        return denominator, shows, passes
 
-    memo: dict[int, int]
-    pick: Callable[[tuple[int, ...]], Any]
-    chances: dict[Any, dict[Any, tuple[int, int, int, int]]]
-    following: tuple[int, ...]
-    known_hand: bool
-    last: bool
+
+class _Node:
+    """A :class:`_FirstWalk` at one answerer ``a`` (at ``step``) for one ``signature``: its
+    answers by state number, the signature's distinct groups and the getter of the cards a
+    move takes from them, the node after this answerer passes (None after the last), whether
+    this answerer's hand is already known, whether they are the last asked, and the chances
+    of each take by the cards left in those groups."""
+
+    __slots__ = ("a", "step", "signature", "memo", "pick", "later", "known_hand", "last",
+                 "chances")
+
+    def __init__(self, a: int, step: int, signature: tuple[int, ...],
+                 pick: Callable[[tuple[int, ...]], Any], later: _Node | None, known_hand: bool,
+                 last: bool):
+        self.a = a
+        self.step = step
+        self.signature = signature
+        self.memo: dict[int, int] = {}
+        self.pick = pick
+        self.later = later
+        self.known_hand = known_hand
+        self.last = last
+        self.chances: dict[Any, dict[Any, tuple[int, int, int]]] = {}
 
 
 class _EveryWalk:

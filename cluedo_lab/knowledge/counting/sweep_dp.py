@@ -116,6 +116,9 @@ class SweepDP(StepDP[State, Move]):
                     limits.append((1, [g for g, gf in enumerate(self.group_factors[nxt])
                                        if f in gf]))
             self.later_limits.append(limits)
+        # Each step's factors with their groups as a set: a choice takes from few groups.
+        self._local_sets = [[(weights, frozenset(members)) for weights, members in local]
+                            for local in self.local_factors]
         # The same, each list of groups as a fast getter (one index, or an itemgetter); a
         # need with no group to meet it can never be met.
         self._limit_picks: list[list[tuple[int, Any]]] = [
@@ -230,11 +233,11 @@ class SweepDP(StepDP[State, Move]):
         state, :meth:`fillings` keeps them apart."""
         comb = math.comb
         next_group = self.next_group[step]
-        local = self.local_factors[step]
+        local = self._local_sets[step]
         for taken in choices:
             weight: Weight = 1
             for weights, members in local:
-                weight *= weights[sum(taken.get(g, 0) for g in members)]
+                weight *= weights[sum([t for g, t in taken.items() if g in members])]
                 if not weight:
                     break
             if not weight:
@@ -284,7 +287,7 @@ class SweepDP(StepDP[State, Move]):
         need = self.caps[place] - len(forced)
         if need < 0:
             return []
-        local = [(weights, frozenset(members)) for weights, members in self.local_factors[step]]
+        local = self._local_sets[step]
         comb = math.comb
         merged: dict[State, tuple[Weight, dict[int, Weight]]] = {}
         most = min(need, sum(state[g] for g in several))
