@@ -53,6 +53,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -342,12 +343,54 @@ LOADER_STARTUP = "load_on_import_startup.py"
 load_on_import.py on sys.meta_path."""
 
 
+DRIVE = "/drive"
+"""Where the kernel mounts the site's files (the learner's folder: jupyterlite-pyodide-kernel
+0.7.0 makes it the working directory before it imports IPython). Every look at it is a
+synchronous request from the kernel's worker through the service worker to the page's main
+thread, 10-40 ms each while the page is still drawing."""
+
+START_PYTHON = f"""import sys
+if "" in sys.path:
+    sys.path.remove("")
+    sys.path.append("")
+sys.path_importer_cache[{DRIVE!r}] = None
+"""
+"""Run as Python starts, before the kernel's imports (start_pyodide.js). Pyodide puts the
+working directory ('') first on sys.path, so every module the kernel and the kit import
+(about 120 as the kernel starts, more for the kit) first looked in the learner's folder, and
+every module that is nowhere (optional ones IPython tries: ssl, readline, colorama ...) listed
+it: on the classroom page and a lesson alike, 120 requests to the drive, 2-4 s of the start.
+The folder goes last on sys.path (a learner's own module still imports, but no longer hides a
+library's), and while the kernel starts it is not searched at all (a None in
+sys.path_importer_cache means "no finder here"); the startup file lets it be searched again
+(:data:`DRIVE_BACK`)."""
+
+DRIVE_BACK = f"__import__('sys').path_importer_cache.pop({DRIVE!r}, None)\n"
+"""The startup file's first line (IPython runs it at the end of the kernel's start): the
+learner's folder is searched for modules from here on."""
+
+START_FILE = "start_pyodide.js"
+"""The file the offline site's kernel loads Pyodide through (docs/site/start_pyodide.js):
+pyodide.js, then :data:`START_PYTHON`."""
+
+
+def start_file(target: Path) -> None:
+    """Write :data:`START_FILE` into ``target`` (beside pyodide.js), :data:`START_PYTHON` in
+    it."""
+    text = (HERE / START_FILE).read_text()
+    if text.count('"@START@"') != 1:
+        sys.exit(f"site: {START_FILE} has no single \"@START@\" to fill in")
+    (target / START_FILE).write_text(text.replace('"@START@"', json.dumps(START_PYTHON)))
+
+
 def loader_wheel(version: str, lazy: list[str]) -> Path:
     """The wheel of load_on_import.py, which loads the lock packages ``lazy`` when they are
-    first imported."""
+    first imported; its startup file also gives the learner's folder back to the import system
+    (:data:`DRIVE_BACK`)."""
     return make_wheel("load-on-import", version, {
         "load_on_import.py": LOADER.read_text(),
-        LOADER_STARTUP: f'__import__("load_on_import").install({sorted(lazy)!r})\n'},
+        LOADER_STARTUP: DRIVE_BACK
+                        + f'__import__("load_on_import").install({sorted(lazy)!r})\n'},
         "load a lock package when a module first imports it (the classroom site)")
 
 
@@ -404,6 +447,7 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     else:
         for name in PYODIDE_FILES:
             shutil.copy2(package / name, target / name)
+        start_file(target)
         for name, (imports, depends) in KERNEL_WHEELS.items():
             (wheel,) = KERNEL_PYPI.glob(f"{name.replace('-', '_')}-*-none-any.whl")
             serve(name, wheel, imports, depends)
@@ -516,7 +560,7 @@ def settings(lite_dir: Path, cdn: bool) -> None:
         kernel["pyodideUrl"] = CDN_URL + "pyodide.mjs"
         kernel["loadPyodideOptions"] = {"lockFileURL": "./static/wheels/pyodide-lock.json",
                                         "packages": ["load_on_import"]}
-    else:
+    else:   # the build sets pyodide.js here: start_through_file sets START_FILE after it
         kernel["pyodideUrl"] = "./static/pyodide/pyodide.js"
         kernel["loadPyodideOptions"] = {"packages": PRELOAD}
     kernel["loadPyodideOptions"]["env"] = {
@@ -524,7 +568,7 @@ def settings(lite_dir: Path, cdn: bool) -> None:
     page = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
         "appName": "cluedo-lab",
         "disabledExtensions": ["@jupyterlab/apputils-extension:announcements"],
-        "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}
+        "litePluginSettings": {KERNEL_SETTINGS: kernel}}}
     (lite_dir / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
     (lite_dir / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
     build = {"LiteBuildConfig": {
@@ -615,6 +659,27 @@ def drop_unused_extensions(site: Path) -> None:
             scope.rmdir()
 
 
+KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+
+
+def start_through_file(site: Path) -> None:
+    """Point the kernel at :data:`START_FILE`, in JupyterLab's settings and in the classroom
+    page's own copy of them (the build points it at pyodide.js, as it serves a whole
+    Pyodide)."""
+    config_file = site / "jupyter-lite.json"
+    config = json.loads(config_file.read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"][KERNEL_SETTINGS]
+    kernel["pyodideUrl"] = f"./static/pyodide/{START_FILE}"
+    config_file.write_text(json.dumps(config, indent=2))
+    page = site / CLASSROOM_PAGE
+    html, count = re.subn(r'("pyodideUrl": "[./]*static/pyodide/)pyodide\.js"',
+                          rf'\g<1>{START_FILE}"', page.read_text())
+    if count != 1:
+        sys.exit(f"site: {page.name} names pyodide.js {count} times, not once: the Voici "
+                 "page's settings changed")
+    page.write_text(html)
+
+
 FRONT_PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -686,6 +751,8 @@ def build(cdn: bool, student: bool = False, class_file: Path | None = None) -> N
     classroom_page_only(OUTPUT)
     loading_steps(OUTPUT / CLASSROOM_PAGE)
     drop_unused_extensions(OUTPUT)
+    if not cdn:
+        start_through_file(OUTPUT)
     front_page(OUTPUT, wheel_version(kit))
     # the browser asks for /favicon.ico for a page that names no icon (JupyterLab's)
     shutil.copy2(OUTPUT / "lab" / "favicon.ico", OUTPUT / "favicon.ico")
