@@ -30,8 +30,11 @@ What it does, and why:
    the lessons run unchanged. The kit's own dependencies (sympy, networkx, tqdm) are loaded
    only when the kit first imports them (load_on_import.py, a finder the kernel puts on
    sys.meta_path as it starts), so a page that does not use them does not wait for them.
-   Every wheel served carries CPython 3.13 bytecode (bytecode.py), so the browser does not
-   compile the kernel's modules as it starts, and jedi leaves out its third-party type stubs.
+   Every wheel served, and the standard library's zip, carries CPython 3.13 bytecode
+   (bytecode.py), so the browser does not compile the kernel's modules as it starts, and jedi
+   leaves out its third-party type stubs. The kernel starts Python through start_pyodide.js,
+   which keeps the learner's folder (the drive, where every look is a request through the
+   page) out of the kernel's imports (START_PYTHON).
 5. ``voici build`` makes the site: JupyterLab with the widget manager, where the lessons and
    the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
    metadata (no kernel dialog), and Voici, the static Voila, for the classroom page
@@ -304,6 +307,25 @@ def with_bytecode(python: Path | None, wheel: Path, keep_source: bool) -> Path:
     return compiled
 
 
+STDLIB = "python_stdlib.zip"
+"""Pyodide's standard library: the npm package's holds sources only, so the browser compiled
+every standard module the kernel imports (http.client, urllib.request, email, pydoc,
+unittest.mock ... for IPython and micropip) each time it started."""
+
+
+def stdlib_with_bytecode(python: Path | None, stdlib: Path) -> Path:
+    """Pyodide's standard library with bytecode beside each module (bytecode.py --stdlib), made
+    once into the cache; ``stdlib`` itself without ``python``."""
+    if python is None:
+        return stdlib
+    compiled = CACHE / "bytecode" / f"{sha256(stdlib)[:16]}-stdlib" / stdlib.name
+    if not compiled.exists():
+        compiled.parent.mkdir(parents=True, exist_ok=True)
+        run(python, HERE / "bytecode.py", stdlib, compiled.with_suffix(".tmp"), "--stdlib")
+        compiled.with_suffix(".tmp").rename(compiled)
+    return compiled
+
+
 def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
                depends: list[str]) -> dict:
     return {"name": name, "version": version, "file_name": wheel.name, "install_dir": "site",
@@ -447,6 +469,7 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     else:
         for name in PYODIDE_FILES:
             shutil.copy2(package / name, target / name)
+        shutil.copy2(stdlib_with_bytecode(compiler, package / STDLIB), target / STDLIB)
         start_file(target)
         for name, (imports, depends) in KERNEL_WHEELS.items():
             (wheel,) = KERNEL_PYPI.glob(f"{name.replace('-', '_')}-*-none-any.whl")
