@@ -279,6 +279,16 @@ def median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+def only_from(base: str):
+    """A route handler that lets requests to ``base`` through and refuses every other."""
+    def handle(route) -> None:
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            route.abort()
+    return handle
+
+
 def against(sites: dict[str, Path], rounds: int) -> None:
     """The seconds to ready of each of ``sites`` (name: folder), in turns, ``rounds`` times."""
     from playwright.sync_api import sync_playwright
@@ -296,8 +306,7 @@ def against(sites: dict[str, Path], rounds: int) -> None:
                         base = servers[name][1]
                         url, ready = page_urls(base)[page_name]
                         context = browser.new_context(viewport={"width": 1400, "height": 1000})
-                        context.route("**/*", lambda route, base=base: route.continue_()
-                                      if route.request.url.startswith(base) else route.abort())
+                        context.route("**/*", only_from(base))
                         page = context.new_page()
                         for kind in ("first", "warm"):
                             loads[name][page_name][kind].append(seconds_to(page, url, ready))
@@ -359,8 +368,7 @@ def main() -> None:
 
             def new_page():
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
-                context.route("**/*", lambda route: route.continue_()
-                              if route.request.url.startswith(base) else route.abort())
+                context.route("**/*", only_from(base))
                 return context, context.new_page()
 
             for _ in range(TRIALS):
