@@ -7,8 +7,9 @@ The others open ``build/site`` (built by ``make site``; they skip when it is mis
 Debian's Chromium, served by ``python -m http.server`` on 127.0.0.1, with every request to any
 other address refused, so a pass shows that the site runs offline: the kernel comes up, lessons
 00 and 04 run every cell without an error, the notepad answers a click, the classroom
-notebook plays a turn at the table, and the kit's dependencies load when it first imports
-them (not with the first page). Screenshots go to ``tests/browser/screenshots/site-*.png``.
+notebook plays a turn at the table, the kit's dependencies load when it first imports
+them (not with the first page), and the kernel starts without one request to the learner's
+folder. Screenshots go to ``tests/browser/screenshots/site-*.png``.
 Needs /usr/bin/chromium and the ``playwright`` package (no ``playwright install``).
 """
 
