@@ -30,11 +30,11 @@ What it does, and why:
    the lessons run unchanged. The kit's own dependencies (sympy, networkx, tqdm) are loaded
    only when the kit first imports them (load_on_import.py, a finder the kernel puts on
    sys.meta_path as it starts), so a page that does not use them does not wait for them.
-   Every wheel served, and the standard library's zip, carries CPython 3.13 bytecode
+   Every wheel served (and the offline site's standard library) carries CPython 3.13 bytecode
    (bytecode.py), so the browser does not compile the kernel's modules as it starts, and jedi
-   leaves out its third-party type stubs. The kernel starts Python through start_pyodide.js,
-   which keeps the learner's folder (the drive, where every look is a request through the
-   page) out of the kernel's imports (START_PYTHON).
+   leaves out its third-party type stubs. The offline site's kernel starts Python through
+   start_pyodide.js, which keeps the learner's folder (the drive, where every look is a
+   request through the page) out of the kernel's imports (START_PYTHON).
 5. ``voici build`` makes the site: JupyterLab with the widget manager, where the lessons and
    the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
    metadata (no kernel dialog), and Voici, the static Voila, for the classroom page
@@ -369,7 +369,7 @@ DRIVE = "/drive"
 """Where the kernel mounts the site's files (the learner's folder: jupyterlite-pyodide-kernel
 0.7.0 makes it the working directory before it imports IPython). Every look at it is a
 synchronous request from the kernel's worker through the service worker to the page's main
-thread, 10-40 ms each while the page is still drawing."""
+thread: 10-40 ms each in the page timelines taken here, while the page is still drawing."""
 
 START_PYTHON = f"""import sys
 if "" in sys.path:
@@ -381,7 +381,7 @@ sys.path_importer_cache[{DRIVE!r}] = None
 working directory ('') first on sys.path, so every module the kernel and the kit import
 (about 120 as the kernel starts, more for the kit) first looked in the learner's folder, and
 every module that is nowhere (optional ones IPython tries: ssl, readline, colorama ...) listed
-it: on the classroom page and a lesson alike, 120 requests to the drive, 2-4 s of the start.
+it: 120 requests to the drive as a lesson's kernel started, 121 on the classroom page.
 The folder goes last on sys.path (a learner's own module still imports, but no longer hides a
 library's), and while the kernel starts it is not searched at all (a None in
 sys.path_importer_cache means "no finder here"); the startup file lets it be searched again
@@ -489,6 +489,9 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # 4. The lite dir: contents and settings
 # ---------------------------------------------------------------------------------------------
+
+KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+"""The Pyodide kernel's settings in jupyter-lite.json's litePluginSettings."""
 
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)",
                       "language": "python"}
@@ -680,9 +683,6 @@ def drop_unused_extensions(site: Path) -> None:
         scope = folder.parent    # an @org folder left empty goes too
         if scope != site / "extensions" and scope.is_dir() and not any(scope.iterdir()):
             scope.rmdir()
-
-
-KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 
 
 def start_through_file(site: Path) -> None:
