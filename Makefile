@@ -147,6 +147,8 @@ site-class-test: $(VENV)/.test-installed
 ## (Python, wheels, IPython, the first cell), and one notepad update in the browser against
 ## CPython (benchmarks/site.py; about 3 minutes on an idle machine).
 ## `benchmarks/site.py --site DIR` measures another build (a copy of an earlier build/site).
+## `benchmarks/site.py --against OLD` times build/site and an older build in turns (both meet
+## the same load), first and warm, and prints their ratio.
 site-bench: site $(VENV)/.test-installed
 	PYTHONHASHSEED=0 $(BIN)/python benchmarks/site.py
 

@@ -2,6 +2,7 @@
 
     python benchmarks/site.py              # needs build/site, /usr/bin/chromium, playwright
     python benchmarks/site.py --site DIR   # another build (a copy of an earlier build/site)
+    python benchmarks/site.py --against OLD [--rounds N]   # build/site and OLD, in turns
 
 Reports the site's size; the seconds from opening a page to a ready kernel, on a first load
 (a fresh browser profile) and a warm one (a reload), for a lesson in JupyterLab (the status bar
@@ -18,6 +19,11 @@ the CPU seconds the browser's processes spent on it (all its threads: on an idle
 wall time is about the CPU time of the busiest thread, on a busy one it stretches with the
 load while the CPU time stays about the same). Every request outside 127.0.0.1 is refused, as
 in tests/views/test_site.py. Results go to benchmarks/results/site.json (for build/site).
+
+With ``--against OLD`` it measures only the seconds to ready, of the site and of an older
+build (OLD, a copy of an earlier build/site) in turns, each page first and warm, ``--rounds``
+times (5 unless told), so that both meet the same load; it prints each one's median and
+their ratio (results/site-against.json).
 """
 
 from __future__ import annotations
@@ -252,24 +258,106 @@ def browser_update(page) -> list[float]:
     return json.loads(re.search(r"BENCH (\[.*\])", output.inner_text()).group(1))
 
 
+def serve(folder: Path) -> tuple[subprocess.Popen, str]:
+    """``folder`` served on 127.0.0.1 by Python's static file server, and its base URL."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
+                               str(port), "--directory", str(folder)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    return server, f"http://127.0.0.1:{port}"
+
+
+def page_urls(base: str) -> dict:
+    return {"lesson": (f"{base}/lab/index.html?path=00_start_here.ipynb", lesson_ready),
+            "classroom page": (f"{base}/voici/render/app/classroom.html", table_ready)}
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def only_from(base: str):
+    """A route handler that lets requests to ``base`` through and refuses every other."""
+    def handle(route) -> None:
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            route.abort()
+    return handle
+
+
+def against(sites: dict[str, Path], rounds: int) -> None:
+    """The seconds to ready of each of ``sites`` (name: folder), in turns, ``rounds`` times."""
+    from playwright.sync_api import sync_playwright
+
+    servers = {name: serve(folder) for name, folder in sites.items()}
+    loads = {name: {page: {"first": [], "warm": []} for page in page_urls("")}
+             for name in sites}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            for turn in range(rounds):
+                order = list(sites) if turn % 2 == 0 else list(reversed(sites))
+                for page_name in page_urls(""):
+                    for name in order:
+                        base = servers[name][1]
+                        url, ready = page_urls(base)[page_name]
+                        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                        context.route("**/*", only_from(base))
+                        page = context.new_page()
+                        for kind in ("first", "warm"):
+                            loads[name][page_name][kind].append(seconds_to(page, url, ready))
+                        context.close()
+            browser.close()
+    finally:
+        for server, _ in servers.values():
+            server.terminate()
+            server.wait(10)
+    new, old = sites
+    print(f"{os.cpu_count()} cores; {rounds} rounds in turns; load average now "
+          f"{load_average():.1f}")
+    summary: dict[str, dict[str, float]] = {}
+    for page_name in page_urls(""):
+        for kind in ("first", "warm"):
+            medians = {name: median([f["s"] for f in loads[name][page_name][kind]])
+                       for name in sites}
+            summary[f"{page_name}, {kind}"] = {**medians, "ratio": round(medians[new]
+                                                                         / medians[old], 2)}
+            for name in sites:
+                runs = loads[name][page_name][kind]
+                print(f"{page_name}, {kind}, {name}: median {medians[name]:.1f} s; " + ", ".join(
+                    f"{f['s']:.1f} (kernel from {f.get('kernel_from_s', 0):.1f}, load "
+                    f"{f['load']:.1f})" for f in runs))
+            print(f"{page_name}, {kind}: {new} / {old} = {medians[new] / medians[old]:.2f}")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    (OUT.parent / "site-against.json").write_text(json.dumps(
+        {"sites": {name: str(folder) for name, folder in sites.items()}, "rounds": rounds,
+         "cores": os.cpu_count(), "medians": summary, "loads": loads}, indent=1) + "\n")
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, default=SITE, help="the built site (build/site)")
-    site = parser.parse_args().site
-    if not (site / "index.html").exists():
-        sys.exit("no build/site: run `make site` first")
+    parser.add_argument("--against", type=Path, metavar="OLD",
+                        help="an older build to time in turns with the site")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds with --against")
+    args = parser.parse_args()
+    site = args.site
+    for folder in filter(None, [site, args.against]):
+        if not (folder / "index.html").exists():
+            sys.exit(f"no site in {folder}: run `make site` first")
+    if args.against is not None:
+        against({"new": site, "old": args.against}, args.rounds)
+        return
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     root = probe_root(site)
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
-                               str(port), "--directory", str(root)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1)
-    pages = {"lesson": (f"{base}/lab/index.html?path=00_start_here.ipynb", lesson_ready),
-             "classroom page": (f"{base}/voici/render/app/classroom.html", table_ready)}
+    server, base = serve(root)
+    pages = page_urls(base)
     loads: dict[str, dict[str, list]] = {name: {"first": [], "warm": []} for name in pages}
     split: dict[str, list] = {"first": [], "warm": []}
     browser_ms: list[float] = []
@@ -280,8 +368,7 @@ def main() -> None:
 
             def new_page():
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
-                context.route("**/*", lambda route: route.continue_()
-                              if route.request.url.startswith(base) else route.abort())
+                context.route("**/*", only_from(base))
                 return context, context.new_page()
 
             for _ in range(TRIALS):

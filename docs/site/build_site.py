@@ -30,8 +30,11 @@ What it does, and why:
    the lessons run unchanged. The kit's own dependencies (sympy, networkx, tqdm) are loaded
    only when the kit first imports them (load_on_import.py, a finder the kernel puts on
    sys.meta_path as it starts), so a page that does not use them does not wait for them.
-   Every wheel served carries CPython 3.13 bytecode (bytecode.py), so the browser does not
-   compile the kernel's modules as it starts, and jedi leaves out its third-party type stubs.
+   Every wheel served (and the offline site's standard library) carries CPython 3.13 bytecode
+   (bytecode.py), so the browser does not compile the kernel's modules as it starts, and jedi
+   leaves out its third-party type stubs. The offline site's kernel starts Python through
+   start_pyodide.js, which keeps the learner's folder (the drive, where every look is a
+   request through the page) out of the kernel's imports (START_PYTHON).
 5. ``voici build`` makes the site: JupyterLab with the widget manager, where the lessons and
    the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
    metadata (no kernel dialog), and Voici, the static Voila, for the classroom page
@@ -53,6 +56,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -303,6 +307,25 @@ def with_bytecode(python: Path | None, wheel: Path, keep_source: bool) -> Path:
     return compiled
 
 
+STDLIB = "python_stdlib.zip"
+"""Pyodide's standard library: the npm package's holds sources only, so the browser compiled
+every standard module the kernel imports (http.client, urllib.request, email, pydoc,
+unittest.mock ... for IPython and micropip) each time it started."""
+
+
+def stdlib_with_bytecode(python: Path | None, stdlib: Path) -> Path:
+    """Pyodide's standard library with bytecode beside each module (bytecode.py --stdlib), made
+    once into the cache; ``stdlib`` itself without ``python``."""
+    if python is None:
+        return stdlib
+    compiled = CACHE / "bytecode" / f"{sha256(stdlib)[:16]}-stdlib" / stdlib.name
+    if not compiled.exists():
+        compiled.parent.mkdir(parents=True, exist_ok=True)
+        run(python, HERE / "bytecode.py", stdlib, compiled.with_suffix(".tmp"), "--stdlib")
+        compiled.with_suffix(".tmp").rename(compiled)
+    return compiled
+
+
 def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
                depends: list[str]) -> dict:
     return {"name": name, "version": version, "file_name": wheel.name, "install_dir": "site",
@@ -342,12 +365,54 @@ LOADER_STARTUP = "load_on_import_startup.py"
 load_on_import.py on sys.meta_path."""
 
 
+DRIVE = "/drive"
+"""Where the kernel mounts the site's files (the learner's folder: jupyterlite-pyodide-kernel
+0.7.0 makes it the working directory before it imports IPython). Every look at it is a
+synchronous request from the kernel's worker through the service worker to the page's main
+thread: 10-40 ms each in the page timelines taken here, while the page is still drawing."""
+
+START_PYTHON = f"""import sys
+if "" in sys.path:
+    sys.path.remove("")
+    sys.path.append("")
+sys.path_importer_cache[{DRIVE!r}] = None
+"""
+"""Run as Python starts, before the kernel's imports (start_pyodide.js). Pyodide puts the
+working directory ('') first on sys.path, so every module the kernel and the kit import
+(about 120 as the kernel starts, more for the kit) first looked in the learner's folder, and
+every module that is nowhere (optional ones IPython tries: ssl, readline, colorama ...) listed
+it: 120 requests to the drive as a lesson's kernel started, 121 on the classroom page.
+The folder goes last on sys.path (a learner's own module still imports, but no longer hides a
+library's), and while the kernel starts it is not searched at all (a None in
+sys.path_importer_cache means "no finder here"); the startup file lets it be searched again
+(:data:`DRIVE_BACK`)."""
+
+DRIVE_BACK = f"__import__('sys').path_importer_cache.pop({DRIVE!r}, None)\n"
+"""The startup file's first line (IPython runs it at the end of the kernel's start): the
+learner's folder is searched for modules from here on."""
+
+START_FILE = "start_pyodide.js"
+"""The file the offline site's kernel loads Pyodide through (docs/site/start_pyodide.js):
+pyodide.js, then :data:`START_PYTHON`."""
+
+
+def start_file(target: Path) -> None:
+    """Write :data:`START_FILE` into ``target`` (beside pyodide.js), :data:`START_PYTHON` in
+    it."""
+    text = (HERE / START_FILE).read_text()
+    if text.count('"@START@"') != 1:
+        sys.exit(f"site: {START_FILE} has no single \"@START@\" to fill in")
+    (target / START_FILE).write_text(text.replace('"@START@"', json.dumps(START_PYTHON)))
+
+
 def loader_wheel(version: str, lazy: list[str]) -> Path:
     """The wheel of load_on_import.py, which loads the lock packages ``lazy`` when they are
-    first imported."""
+    first imported; its startup file also gives the learner's folder back to the import system
+    (:data:`DRIVE_BACK`)."""
     return make_wheel("load-on-import", version, {
         "load_on_import.py": LOADER.read_text(),
-        LOADER_STARTUP: f'__import__("load_on_import").install({sorted(lazy)!r})\n'},
+        LOADER_STARTUP: DRIVE_BACK
+                        + f'__import__("load_on_import").install({sorted(lazy)!r})\n'},
         "load a lock package when a module first imports it (the classroom site)")
 
 
@@ -404,6 +469,8 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     else:
         for name in PYODIDE_FILES:
             shutil.copy2(package / name, target / name)
+        shutil.copy2(stdlib_with_bytecode(compiler, package / STDLIB), target / STDLIB)
+        start_file(target)
         for name, (imports, depends) in KERNEL_WHEELS.items():
             (wheel,) = KERNEL_PYPI.glob(f"{name.replace('-', '_')}-*-none-any.whl")
             serve(name, wheel, imports, depends)
@@ -422,6 +489,9 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # 4. The lite dir: contents and settings
 # ---------------------------------------------------------------------------------------------
+
+KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+"""The Pyodide kernel's settings in jupyter-lite.json's litePluginSettings."""
 
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)",
                       "language": "python"}
@@ -516,7 +586,7 @@ def settings(lite_dir: Path, cdn: bool) -> None:
         kernel["pyodideUrl"] = CDN_URL + "pyodide.mjs"
         kernel["loadPyodideOptions"] = {"lockFileURL": "./static/wheels/pyodide-lock.json",
                                         "packages": ["load_on_import"]}
-    else:
+    else:   # the build sets pyodide.js here: start_through_file sets START_FILE after it
         kernel["pyodideUrl"] = "./static/pyodide/pyodide.js"
         kernel["loadPyodideOptions"] = {"packages": PRELOAD}
     kernel["loadPyodideOptions"]["env"] = {
@@ -524,7 +594,7 @@ def settings(lite_dir: Path, cdn: bool) -> None:
     page = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
         "appName": "cluedo-lab",
         "disabledExtensions": ["@jupyterlab/apputils-extension:announcements"],
-        "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}
+        "litePluginSettings": {KERNEL_SETTINGS: kernel}}}
     (lite_dir / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
     (lite_dir / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
     build = {"LiteBuildConfig": {
@@ -615,6 +685,24 @@ def drop_unused_extensions(site: Path) -> None:
             scope.rmdir()
 
 
+def start_through_file(site: Path) -> None:
+    """Point the kernel at :data:`START_FILE`, in JupyterLab's settings and in the classroom
+    page's own copy of them (the build points it at pyodide.js, as it serves a whole
+    Pyodide)."""
+    config_file = site / "jupyter-lite.json"
+    config = json.loads(config_file.read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"][KERNEL_SETTINGS]
+    kernel["pyodideUrl"] = f"./static/pyodide/{START_FILE}"
+    config_file.write_text(json.dumps(config, indent=2))
+    page = site / CLASSROOM_PAGE
+    html, count = re.subn(r'("pyodideUrl": "[./]*static/pyodide/)pyodide\.js"',
+                          rf'\g<1>{START_FILE}"', page.read_text())
+    if count != 1:
+        sys.exit(f"site: {page.name} names pyodide.js {count} times, not once: the Voici "
+                 "page's settings changed")
+    page.write_text(html)
+
+
 FRONT_PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -686,6 +774,8 @@ def build(cdn: bool, student: bool = False, class_file: Path | None = None) -> N
     classroom_page_only(OUTPUT)
     loading_steps(OUTPUT / CLASSROOM_PAGE)
     drop_unused_extensions(OUTPUT)
+    if not cdn:
+        start_through_file(OUTPUT)
     front_page(OUTPUT, wheel_version(kit))
     # the browser asks for /favicon.ico for a page that names no icon (JupyterLab's)
     shutil.copy2(OUTPUT / "lab" / "favicon.ico", OUTPUT / "favicon.ico")

@@ -7,8 +7,9 @@ The others open ``build/site`` (built by ``make site``; they skip when it is mis
 Debian's Chromium, served by ``python -m http.server`` on 127.0.0.1, with every request to any
 other address refused, so a pass shows that the site runs offline: the kernel comes up, lessons
 00 and 04 run every cell without an error, the notepad answers a click, the classroom
-notebook plays a turn at the table, and the kit's dependencies load when it first imports
-them (not with the first page). Screenshots go to ``tests/browser/screenshots/site-*.png``.
+notebook plays a turn at the table, the kit's dependencies load when it first imports
+them (not with the first page), and the kernel starts without one request to the learner's
+folder. Screenshots go to ``tests/browser/screenshots/site-*.png``.
 Needs /usr/bin/chromium and the ``playwright`` package (no ``playwright install``).
 """
 
@@ -388,3 +389,27 @@ def test_the_kit_loads_sympy_only_when_it_imports_it(page, site):
     assert text.strip() == f"LAZY [] {expected}"
     assert page.failed == []
     assert page.refused == []
+
+
+DRIVE_CELL = """\
+import sys
+from pathlib import Path
+Path("site_own_module.py").write_text("ANSWER = 'own module'\\n")
+import site_own_module
+print("DRIVE", site_own_module.ANSWER, sys.path[-1] == "")
+"""
+
+
+@pytest.mark.browser
+def test_the_kernel_starts_without_asking_the_learners_folder(page, site):
+    """Lesson 00's kernel starts without one request to the learner's folder (the drive:
+    each look is a synchronous round trip through the page, and the kernel's imports made 120
+    of them), and a module the learner writes there still imports afterwards, the folder
+    searched last."""
+    asked: list[str] = []
+    page.on("request", lambda r: r.url.endswith("/api/drive") and asked.append(r.post_data))
+    open_lesson(page, site, "00_start_here.ipynb")
+    assert asked == []
+    text = run_typed_cell(page, DRIVE_CELL, "DRIVE")
+    assert text.strip() == "DRIVE own module True"
+    assert page.failed == []
