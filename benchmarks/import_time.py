@@ -16,7 +16,7 @@ That ratio is timed as a user has the kit: the wheel is built and installed in a
 venv (``python -m venv``, as ``make wheel-check`` does) and timed from outside the checkout,
 against that venv's own bare start. This checkout's editable install is timed beside it, but
 its import finder (a ``.pth`` file) loads pathlib, fnmatch and importlib.util into every
-start, the bare one included: its bare start takes more than twice a user's (90 against 38
+start, the bare one included: its bare start takes nearly twice a user's (90 against 52
 million instructions under callgrind), so its ratios look better than anything a user gets.
 The wheel goes in without its dependencies: ``solve`` must not need them, and fails here if
 it does. ``--editable-only`` skips the wheel (faster, and nothing built).
