@@ -34,6 +34,7 @@ import os
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -273,12 +274,6 @@ def page_urls(base: str) -> dict:
             "classroom page": (f"{base}/voici/render/app/classroom.html", table_ready)}
 
 
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def only_from(base: str):
     """A route handler that lets requests to ``base`` through and refuses every other."""
     def handle(route) -> None:
@@ -322,7 +317,7 @@ def against(sites: dict[str, Path], rounds: int) -> None:
     summary: dict[str, dict[str, float]] = {}
     for page_name in page_urls(""):
         for kind in ("first", "warm"):
-            medians = {name: median([f["s"] for f in loads[name][page_name][kind]])
+            medians = {name: statistics.median([f["s"] for f in loads[name][page_name][kind]])
                        for name in sites}
             summary[f"{page_name}, {kind}"] = {**medians, "ratio": round(medians[new]
                                                                          / medians[old], 2)}

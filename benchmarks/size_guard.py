@@ -348,9 +348,14 @@ def report(rows: list[dict[str, Any]], base: float) -> None:
             if timed:
                 per_work = [m["seconds"] / m["work"] * 1e6 for m in timed]
                 print(f"{model}, {engine} DP, {len(timed)} counts of at least 10,000 units "
-                      f"of work: processor µs per unit median "
-                      f"{statistics.median(per_work):.1f}, least {min(per_work):.1f}, most "
-                      f"{max(per_work):.1f} (baseline loop {base * 1000:.0f} ms)")
+                      f"of work: processor µs per unit {spread(per_work)} (baseline loop "
+                      f"{base * 1000:.0f} ms)")
+
+
+def spread(values: list[float], unit: str = "") -> str:
+    """The median, least and most of ``values``, as the calibration lines print them."""
+    return (f"median {statistics.median(values):.1f}{unit}, least {min(values):.1f}{unit}, "
+            f"most {max(values):.1f}{unit}")
 
 
 def move_costs(rows: list[dict[str, Any]], engine: str, least: int = 100_000) -> None:
@@ -368,8 +373,7 @@ def move_costs(rows: list[dict[str, Any]], engine: str, least: int = 100_000) ->
         costs = [c for r in rows if r["model"] == model and (c := per_move(r)) is not None]
         if costs:
             print(f"{model}, {engine} DP forced, {len(costs)} counts of at least {least:,} "
-                  f"moves: processor µs per move median {statistics.median(costs):.1f}, "
-                  f"least {min(costs):.1f}, most {max(costs):.1f}")
+                  f"moves: processor µs per move {spread(costs)}")
     whole = {r["label"]: c for r in rows if r["model"] == "uniform"
              and (c := per_move(r)) is not None}
     ratios = [c / whole[r["label"]] for r in rows if r["model"] == "refuter-uniform"
@@ -378,8 +382,7 @@ def move_costs(rows: list[dict[str, Any]], engine: str, least: int = 100_000) ->
         from cluedo_lab.rules.limits import WORK_PER_FRACTION_MOVE, WORK_PER_MOVE
         weighed = WORK_PER_FRACTION_MOVE[engine] / WORK_PER_MOVE[engine]
         print(f"a fraction move over the same record's whole-number move ({engine} DP, "
-              f"{len(ratios)} records): median {statistics.median(ratios):.1f}x, least "
-              f"{min(ratios):.1f}x, most {max(ratios):.1f}x; the weights say {weighed:.1f}x")
+              f"{len(ratios)} records): {spread(ratios, 'x')}; the weights say {weighed:.1f}x")
 
 
 if __name__ == "__main__":
