@@ -34,9 +34,7 @@ What it does, and why:
    (bytecode.py), so the browser does not compile the kernel's modules as it starts, and jedi
    leaves out its third-party type stubs. The offline site's kernel starts Python through
    start_pyodide.js, which keeps the learner's folder (the drive, where every look is a
-   request through the page) out of the kernel's imports (START_PYTHON). JupyterLab's page
-   starts the kernel's worker as it opens, so that Python starts while the page draws
-   (start_early: early_start.js, early_kernel.js).
+   request through the page) out of the kernel's imports (START_PYTHON).
 5. ``voici build`` makes the site: JupyterLab with the widget manager, where the lessons and
    the classroom notebook (app/classroom.ipynb) open with the Pyodide kernel named in their
    metadata (no kernel dialog), and Voici, the static Voila, for the classroom page
@@ -705,80 +703,6 @@ def start_through_file(site: Path) -> None:
     page.write_text(html)
 
 
-KERNEL_EXTENSION = Path("extensions") / "@jupyterlite" / "pyodide-kernel-extension" / "static"
-"""Where the kernel's worker scripts are, and early_kernel.js beside them."""
-
-KERNEL_WORKER = re.compile(
-    r"crossOriginIsolated\?new Worker\(new URL\(\w+\.p\+\w+\.u\(\d+\),\w+\.b\),\{type:void 0\}\)"
-    r":new Worker\(new URL\(\w+\.p\+\w+\.u\((\d+)\),\w+\.b\),\{type:void 0\}\)")
-"""How jupyterlite-pyodide-kernel 0.7.0 makes its worker: one script where the page is cross-origin
-isolated, another (its webpack chunk number caught here) where it is not, as on a static host."""
-
-WARM_PYTHON = """\
-import importlib.util
-import pathlib
-
-kernel = importlib.util.find_spec("pyodide_kernel")   # found, not run: that starts the kernel
-folder = pathlib.Path(kernel.submodule_search_locations[0])
-mocks = [path for path in (folder / "mocks.py", folder / "mocks.pyc") if path.exists()]
-if mocks:
-    spec = importlib.util.spec_from_file_location("_early_kernel_mocks", mocks[0])
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.apply_mocks()
-    import comm
-    import traitlets.config
-    import IPython.core.application, IPython.core.completer, IPython.core.displayhook
-    import IPython.core.displaypub, IPython.core.getipython, IPython.core.history
-    import IPython.core.inputtransformer2, IPython.core.interactiveshell
-    import IPython.core.shellapp, IPython.display, IPython.utils.tokenutil
-"""
-"""What the early worker (docs/site/early_kernel.js) runs once Python has started, while the page
-still draws: the modules pyodide_kernel 0.7.0 imports (about a second of the kernel's start),
-not pyodide_kernel itself, whose import makes the kernel. They are imported as the kernel
-would, after its mocks (stand-ins for terminal modules IPython looks for, put in sys.modules
-first); without the mocks nothing is imported early."""
-
-
-def start_early(site: Path) -> None:
-    """Let a lesson's kernel start while JupyterLab draws (:data:`WARM_PYTHON`): the page runs
-    docs/site/early_start.js first, which makes the kernel's worker at once from
-    early_kernel.js (written beside the kernel's worker scripts, with where Pyodide is and the
-    site's options for it) and hands it to the first kernel; start_pyodide.js gives that
-    kernel the Python already started. On a two-core machine a lesson is ready about a sixth
-    sooner (``benchmarks/site.py``). The classroom page gets none of it: Voici asks for its
-    kernel at once, and an earlier start there only competed with the page for the
-    processor."""
-    folder = site / KERNEL_EXTENSION
-    numbers = {match for path in folder.glob("*.js")
-               for match in KERNEL_WORKER.findall(path.read_text(errors="replace"))}
-    scripts = [p for n in numbers for p in folder.glob(f"{n}.*.js")]
-    if len(scripts) != 1:
-        sys.exit(f"site: {len(scripts)} worker scripts of the kernel found in {folder}, not one: "
-                 "jupyterlite-pyodide-kernel changed how it makes its worker")
-    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
-    kernel = config["litePluginSettings"][KERNEL_SETTINGS]
-    pyodide = site / "static" / "pyodide"
-    early = {"start": os.path.relpath(pyodide / START_FILE, folder),
-             "index": os.path.relpath(pyodide, folder) + "/",
-             "options": kernel.get("loadPyodideOptions", {}), "warm": WARM_PYTHON}
-    text = (HERE / "early_kernel.js").read_text()
-    if text.count('"@EARLY@"') != 1:
-        sys.exit('site: early_kernel.js has no single "@EARLY@" to fill in')
-    (folder / "early_kernel.js").write_text(text.replace('"@EARLY@"', json.dumps(early)))
-    page = site / "lab" / "index.html"
-    here = page.parent
-    script = (HERE / "early_start.js").read_text()
-    for name, path in (("EARLY_WORKER", folder / "early_kernel.js"), ("KERNEL_WORKER", scripts[0])):
-        if script.count(f'"@{name}@"') != 1:
-            sys.exit(f'site: early_start.js has no single "@{name}@" to fill in')
-        script = script.replace(f'"@{name}@"', json.dumps(os.path.relpath(path, here)))
-    html = page.read_text()
-    if html.count("<head>") != 1:
-        sys.exit(f"site: {page.relative_to(site)} has no single <head>: JupyterLite's page changed")
-    page.write_text(html.replace("<head>", f"<head>\n<script>\n{script}</script>", 1))
-
-
 FRONT_PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -852,7 +776,6 @@ def build(cdn: bool, student: bool = False, class_file: Path | None = None) -> N
     drop_unused_extensions(OUTPUT)
     if not cdn:
         start_through_file(OUTPUT)
-        start_early(OUTPUT)
     front_page(OUTPUT, wheel_version(kit))
     # the browser asks for /favicon.ico for a page that names no icon (JupyterLab's)
     shutil.copy2(OUTPUT / "lab" / "favicon.ico", OUTPUT / "favicon.ico")

@@ -21,7 +21,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -41,77 +40,6 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 KERNEL_TIMEOUT = 180_000  # ms for Pyodide to start on a busy 2-core machine
 RUN_TIMEOUT = 240_000  # ms for a lesson to run to its last cell in the browser
 UI_TIMEOUT = 60_000  # ms for a widget to answer a click (bots play in the browser)
-
-
-# ---------------------------------------------------------------------------------------------
-# The build's early kernel step, on a folder laid out as a site
-# ---------------------------------------------------------------------------------------------
-
-KERNEL_CHUNK = ("initWorker(e){return crossOriginIsolated?new Worker(new URL(n.p+n.u(620),n.b),"
-                "{type:void 0}):new Worker(new URL(n.p+n.u(352),n.b),{type:void 0})}")
-
-
-def _site_layout(root: Path, chunk_text: str) -> Path:
-    """A folder with what start_early reads: the kernel's chunks, its settings, JupyterLab's
-    page and Pyodide's folder."""
-    import json
-
-    folder = root / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
-    folder.mkdir(parents=True)
-    (folder / "872.abc.js").write_text(chunk_text)
-    (folder / "352.def.js").write_text("/* the kernel's worker */")
-    (folder / "620.ghi.js").write_text("/* its worker where cross-origin isolated */")
-    settings = {"loadPyodideOptions": {"packages": ["micropip"], "env": {"A": "1"}}}
-    (root / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {
-        "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": settings}}}))
-    (root / "lab").mkdir()
-    (root / "lab" / "index.html").write_text("<!DOCTYPE html>\n<html>\n<head>\n<title>x</title>"
-                                              "\n</head>\n</html>\n")
-    (root / "static" / "pyodide").mkdir(parents=True)
-    return folder
-
-
-def _build_site_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("build_site", ROOT / "docs/site/build_site.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_build_starts_a_lessons_kernel_early_with_the_sites_options(tmp_path):
-    """start_early writes early_kernel.js beside the kernel's worker scripts, filled in with
-    where start_pyodide.js and Pyodide are and the site's options, and puts early_start.js
-    first in JupyterLab's page, naming early_kernel.js and the worker script the kernel makes
-    where the page is not cross-origin isolated (352 here, not 620)."""
-    import json
-
-    build_site = _build_site_module()
-    folder = _site_layout(tmp_path, KERNEL_CHUNK)
-    build_site.start_early(tmp_path)
-    text = (folder / "early_kernel.js").read_text()
-    early = json.loads(re.search(r"^const EARLY = (.*);$", text, re.M).group(1))
-    assert early["start"] == "../../../../static/pyodide/start_pyodide.js"
-    assert early["index"] == "../../../../static/pyodide/"
-    assert early["options"] == {"packages": ["micropip"], "env": {"A": "1"}}
-    assert early["warm"] == build_site.WARM_PYTHON
-    html = (tmp_path / "lab" / "index.html").read_text()
-    assert html.index("early_kernel.js") < html.index("<title>")
-    here = "../extensions/@jupyterlite/pyodide-kernel-extension/static/"
-    assert f'("{here}early_kernel.js", "{here}352.def.js");' in html
-
-
-def test_the_build_stops_if_the_kernel_makes_its_worker_another_way(tmp_path):
-    """A kernel whose worker is made otherwise stops the build with a message, and leaves
-    JupyterLab's page as it was."""
-    build_site = _build_site_module()
-    folder = _site_layout(tmp_path, KERNEL_CHUNK.replace("crossOriginIsolated", "isolated"))
-    page = (tmp_path / "lab" / "index.html").read_text()
-    with pytest.raises(SystemExit, match="0 worker scripts of the kernel found"):
-        build_site.start_early(tmp_path)
-    assert not (folder / "early_kernel.js").exists()
-    assert (tmp_path / "lab" / "index.html").read_text() == page
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,43 +391,9 @@ def test_the_kit_loads_sympy_only_when_it_imports_it(page, site):
     assert page.refused == []
 
 
-def restart_kernel(page) -> None:
-    """Restart the open notebook's kernel from the Kernel menu and wait until the new kernel's
-    worker is made and the kernel is idle."""
-    from playwright.sync_api import expect
-
-    page.get_by_role("menuitem", name="Kernel", exact=True).click()
-    page.get_by_role("menuitem", name=re.compile(r"^Restart Kernel")).first.click()
-    with page.expect_worker(timeout=KERNEL_TIMEOUT):
-        page.locator(".jp-Dialog button.jp-mod-accept").click()
-    status = page.locator(".jp-StatusBar-TextItem", has_text="Python (Pyodide)")
-    expect(status).to_contain_text("Idle", timeout=KERNEL_TIMEOUT)
-
-
-@pytest.mark.browser
-def test_a_lessons_kernel_starts_in_the_worker_the_page_started(page, site):
-    """JupyterLab's page starts the kernel's worker as it opens (early_start.js), so that
-    Python starts while the page draws: the lesson's kernel takes that worker, makes none of
-    its own, and runs a cell. After a restart the kernel makes its own worker again (its
-    script, named in the early worker's address), which runs a cell too."""
-    workers: list[str] = []
-    page.on("worker", lambda worker: workers.append(worker.url))
-    open_lesson(page, site, "00_start_here.ipynb")
-    assert [url.split("?")[0].rsplit("/", 1)[-1] for url in workers] == ["early_kernel.js"]
-    kernel_script = parse_qs(urlsplit(workers[0]).query)["worker"][0]
-    assert run_typed_cell(page, "print('EARLY', 6 * 7)", "EARLY 42").strip() == "EARLY 42"
-    restart_kernel(page)
-    assert [url.split("?")[0] for url in workers[1:]] == [kernel_script]
-    assert run_typed_cell(page, "print('AGAIN', 6 * 7)", "AGAIN 42").strip() == "AGAIN 42"
-    assert page.failed == []
-    assert page.errors == []
-    assert page.refused == []
-
-
 DRIVE_CELL = """\
 import sys
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 Path("site_own_module.py").write_text("ANSWER = 'own module'\\n")
 import site_own_module
 print("DRIVE", site_own_module.ANSWER, sys.path[-1] == "")
