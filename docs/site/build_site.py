@@ -292,17 +292,21 @@ def bytecode_python() -> Path | None:
     return None
 
 
-def with_bytecode(python: Path | None, wheel: Path, keep_source: bool) -> Path:
-    """``wheel`` with bytecode beside (``keep_source``) or instead of its modules
-    (docs/site/bytecode.py), made once into the cache; ``wheel`` itself without ``python``."""
+BYTECODE_MODES = {"": "", "--keep-source": "-source", "--stdlib": "-stdlib"}
+"""bytecode.py's modes (instead of the modules, beside them, or beside the standard library's),
+each with the end of its cache folder's name."""
+
+
+def with_bytecode(python: Path | None, archive: Path, mode: str = "") -> Path:
+    """``archive`` (a wheel, or Pyodide's standard library) with bytecode as ``mode`` says
+    (docs/site/bytecode.py), made once into the cache; ``archive`` itself without ``python``."""
     if python is None:
-        return wheel
-    folder = CACHE / "bytecode" / f"{sha256(wheel)[:16]}{'-source' if keep_source else ''}"
-    compiled = folder / wheel.name
+        return archive
+    compiled = CACHE / "bytecode" / f"{sha256(archive)[:16]}{BYTECODE_MODES[mode]}" / archive.name
     if not compiled.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        run(python, HERE / "bytecode.py", wheel, compiled.with_suffix(".tmp"),
-            *(["--keep-source"] if keep_source else []))
+        compiled.parent.mkdir(parents=True, exist_ok=True)
+        run(python, HERE / "bytecode.py", archive, compiled.with_suffix(".tmp"),
+            *filter(None, [mode]))
         compiled.with_suffix(".tmp").rename(compiled)
     return compiled
 
@@ -311,19 +315,6 @@ STDLIB = "python_stdlib.zip"
 """Pyodide's standard library: the npm package's holds sources only, so the browser compiled
 every standard module the kernel imports (http.client, urllib.request, email, pydoc,
 unittest.mock ... for IPython and micropip) each time it started."""
-
-
-def stdlib_with_bytecode(python: Path | None, stdlib: Path) -> Path:
-    """Pyodide's standard library with bytecode beside each module (bytecode.py --stdlib), made
-    once into the cache; ``stdlib`` itself without ``python``."""
-    if python is None:
-        return stdlib
-    compiled = CACHE / "bytecode" / f"{sha256(stdlib)[:16]}-stdlib" / stdlib.name
-    if not compiled.exists():
-        compiled.parent.mkdir(parents=True, exist_ok=True)
-        run(python, HERE / "bytecode.py", stdlib, compiled.with_suffix(".tmp"), "--stdlib")
-        compiled.with_suffix(".tmp").rename(compiled)
-    return compiled
 
 
 def lock_entry(name: str, version: str, wheel: Path, imports: list[str],
@@ -444,7 +435,8 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
               depends: list[str] | None = None) -> None:
         """Copy ``wheel`` (with bytecode) into the site and point the lock's ``name`` at it,
         a new entry if ``imports`` are given."""
-        wheel = with_bytecode(compiler, trimmed(name, wheel), keep_source=name in KEEP_SOURCE)
+        wheel = with_bytecode(compiler, trimmed(name, wheel),
+                              "--keep-source" if name in KEEP_SOURCE else "")
         shutil.copy2(wheel, target / wheel.name)
         if imports is None:
             packages[name]["file_name"], packages[name]["sha256"] = wheel.name, sha256(wheel)
@@ -469,7 +461,7 @@ def pyodide_dir(python: Path, kit: Path, target: Path, cdn: bool) -> list[str]:
     else:
         for name in PYODIDE_FILES:
             shutil.copy2(package / name, target / name)
-        shutil.copy2(stdlib_with_bytecode(compiler, package / STDLIB), target / STDLIB)
+        shutil.copy2(with_bytecode(compiler, package / STDLIB, "--stdlib"), target / STDLIB)
         start_file(target)
         for name, (imports, depends) in KERNEL_WHEELS.items():
             (wheel,) = KERNEL_PYPI.glob(f"{name.replace('-', '_')}-*-none-any.whl")
