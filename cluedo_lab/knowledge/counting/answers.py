@@ -454,7 +454,10 @@ class _FirstWalk:
     def walk(self, a: int, step: int, sid: int, signature: tuple[int, ...]) -> int:
         """Answers from answerer ``a`` on, packed, where everyone before ``a`` passed, from
         state number ``sid`` with the free named cards in the groups ``signature``."""
-        node = self.node(a, step, signature)
+        return self._at(self.node(a, step, signature), sid)
+
+    def _at(self, node: _Node, sid: int) -> int:
+        """:meth:`walk` at ``node``: from its memo, or worked out once."""
         found = node.memo.get(sid)
         return self._value(node, sid) if found is None else found
 
@@ -467,7 +470,7 @@ class _FirstWalk:
             total = node.memo[sid] = counter.ways(step, sid) * self.scale
             return total
         if node.known_hand:
-            total = node.memo[sid] = self._known_hand(node, sid)
+            total = node.memo[sid] = self._known_hand(node, later, sid)
             return total
         # Each move's chances depend only on how many cards it takes from the groups the
         # named cards are in (its *take*), and come as whole numbers over a denominator
@@ -495,14 +498,14 @@ class _FirstWalk:
         node.memo[sid] = total
         return total
 
-    def _known_hand(self, node: _Node, sid: int) -> int:
+    def _known_hand(self, node: _Node, later: _Node, sid: int) -> int:
         """:meth:`walk` at an answerer whose hand is already known: they show or pass for
-        certain."""
+        certain (passing, the walk goes on at ``later``, the node's next)."""
         counter = self.counter
         a, step = node.a, node.step
         known = self.held[a]
         if not known:
-            return self.walk(a + 1, step, sid, node.signature)
+            return self._at(later, sid)
         if self.sees_card:
             return (counter.ways(step, sid) * (self.scale // known)
                     << (self.field(a, self.known) * self.width))
